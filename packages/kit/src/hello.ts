@@ -1,0 +1,3 @@
+export function hello(name: string): string {
+  return `hello ${name}`;
+}
