@@ -1,3 +1,0 @@
-export function hello(name: string): string {
-  return `hello ${name}`;
-}
