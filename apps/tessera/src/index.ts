@@ -1,1 +1,2 @@
-export {};
+export { main } from './cli.ts';
+export { startPlatform, VERSION, type StartOptions } from './platform.ts';

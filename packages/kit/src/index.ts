@@ -1,1 +1,22 @@
-export {};
+// The public surface of @tessera/kit, listed name by name.
+export { ConfigError, logLevels, platformSettings, readConfig, setting } from './config.ts';
+export type { ConfigOf, Setting } from './config.ts';
+export { createLogger } from './logger.ts';
+export type { Logger } from './logger.ts';
+export { ProblemError, defineErrors, kitErrors, problemBody } from './errors.ts';
+export type { ErrorSpec, ErrorTable, ProblemBody, ProblemFactory, ProblemInit } from './errors.ts';
+export { createAuthenticator, mintToken } from './auth.ts';
+export type { Authenticator, AuthenticatorOptions, MintTokenOptions, Principal } from './auth.ts';
+export { loadOrCreateSecret } from './secret.ts';
+export { createHttpApp } from './http/app.ts';
+export type { HttpAppOptions } from './http/app.ts';
+export { loadTls } from './http/tls.ts';
+export type { ReadinessCheck } from './http/fastify-types.ts';
+export { serve } from './serve.ts';
+export type { PlatformConfig, RunningService, ServeContext, ServeOptions } from './serve.ts';
+export { startTelemetry } from './telemetry.ts';
+export type { Telemetry, TelemetryOptions } from './telemetry.ts';
+export { installGracefulShutdown } from './shutdown.ts';
+export type { GracefulShutdownOptions } from './shutdown.ts';
+export { openSqlite, transaction } from './sqlite.ts';
+export type { SqliteOptions } from './sqlite.ts';

@@ -1,0 +1,48 @@
+# Tessera: `make run` starts the embedded platform, `make test` runs every check CI runs.
+# Node 24 comes from the `node` devDependency: node_modules/.bin goes first on PATH.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+
+STAMP := node_modules/.tessera-installed
+MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json)
+
+.PHONY: all install build run test lint typecheck unit bench clean
+
+all: build
+
+$(STAMP): $(MANIFESTS)
+	@echo "==> installing dependencies (npm ci)"
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: $(STAMP)
+
+build: $(STAMP)
+	@echo "==> building (tsc -b)"
+	tsc -b
+
+run: build
+	node apps/tessera/bin/tessera.js serve
+
+lint: $(STAMP)
+	@echo "==> lint (eslint, prettier)"
+	eslint --max-warnings=0 .
+	prettier --check .
+
+typecheck: build
+	@echo "==> type-check tests and benchmarks"
+	tsc -p tsconfig.test.json
+
+unit: build
+	@echo "==> tests"
+	bash tools/run-tests.sh
+
+test: lint typecheck unit
+
+bench: build
+	@echo "==> benchmarks (figures land in bench-results/)"
+	npm run bench --workspaces --if-present
+
+clean:
+	rm -rf node_modules apps/*/dist packages/*/dist apps/*/*.tsbuildinfo packages/*/*.tsbuildinfo bench-results

@@ -1,0 +1,103 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from '@tessera/kit';
+import type { Period } from '../../core/period.ts';
+import { Ranking } from '../../core/ranking.ts';
+import type { TieBreak } from '../../core/standing.ts';
+
+interface EntryRow {
+  user_id: string;
+  score: number;
+  seq: number;
+}
+
+const SAVE_CHUNK = 20_000;
+
+/**
+ * Saved copies of the live rankings, so that a restart replays only the wins recorded after the
+ * last checkpoint instead of the whole month.
+ *
+ * A save writes the players changed since the previous save, in chunks between which requests
+ * are served, and only then records the seq S it covers (the ranking's seq when the save began).
+ * Every win up to S is then in the saved entries; an entry may also hold later wins, which the
+ * replay skips because each entry keeps the seq of its last win (see core/ranking.ts).
+ */
+export class SqliteRankingCheckpoints {
+  readonly #db: DatabaseSync;
+  readonly #upsert: StatementSync;
+  readonly #saveState: StatementSync;
+  readonly #stateOf: StatementSync;
+  readonly #entriesOf: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ranking_entries (
+        period TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (period, user_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS ranking_checkpoints (
+        period TEXT PRIMARY KEY,
+        applied_seq INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `);
+    this.#upsert = db.prepare(
+      'INSERT INTO ranking_entries (period, user_id, score, seq) VALUES (?, ?, ?, ?) ON CONFLICT (period, user_id) DO UPDATE SET score = excluded.score, seq = excluded.seq',
+    );
+    this.#saveState = db.prepare(
+      'INSERT INTO ranking_checkpoints (period, applied_seq) VALUES (?, ?) ON CONFLICT (period) DO UPDATE SET applied_seq = excluded.applied_seq',
+    );
+    this.#stateOf = db.prepare('SELECT applied_seq FROM ranking_checkpoints WHERE period = ?');
+    this.#entriesOf = db.prepare('SELECT user_id, score, seq FROM ranking_entries WHERE period = ?');
+  }
+
+  /** Writes the players changed since the last save. Resolves to how many were written. */
+  async save(period: Period, ranking: Ranking): Promise<number> {
+    const coveredSeq = ranking.appliedSeq;
+    const handles = ranking.takeChanges();
+    try {
+      for (let start = 0; start < handles.length; start += SAVE_CHUNK) {
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        const chunk = handles.subarray(start, start + SAVE_CHUNK);
+        transaction(this.#db, () => {
+          for (const handle of chunk) {
+            const entry = ranking.entryOf(handle);
+            this.#upsert.run(period, entry.userId, entry.score, entry.seq);
+          }
+        });
+      }
+      this.#saveState.run(period, coveredSeq);
+      return handles.length;
+    } catch (error) {
+      ranking.markChanged(handles);
+      throw error;
+    }
+  }
+
+  /** Seq covered by the period's checkpoint, or undefined when there is none. */
+  appliedSeq(period: Period): number | undefined {
+    const row = this.#stateOf.get(period) as { applied_seq: number } | undefined;
+    return row?.applied_seq;
+  }
+
+  /** Rebuilds the ranking saved for `period` (empty at seq 0 when none was saved). */
+  load(period: Period, tieBreak: TieBreak): Ranking {
+    const ranking = new Ranking(tieBreak);
+    const appliedSeq = this.appliedSeq(period);
+    if (appliedSeq === undefined) return ranking;
+    for (const row of this.#entriesOf.iterate(period) as IterableIterator<EntryRow>) {
+      ranking.restore({ userId: row.user_id, score: row.score, seq: row.seq });
+    }
+    ranking.restoredUpTo(appliedSeq);
+    return ranking;
+  }
+
+  discard(period: Period): void {
+    transaction(this.#db, () => {
+      this.#db.prepare('DELETE FROM ranking_entries WHERE period = ?').run(period);
+      this.#db.prepare('DELETE FROM ranking_checkpoints WHERE period = ?').run(period);
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { ConfigError, readConfig, setting, type ConfigOf } from '@tessera/kit';
+import { periodClock } from './core/period.ts';
+import { TIE_BREAKS } from './core/standing.ts';
+
+/** The leaderboard's settings; each key is the environment variable. See docs/leaderboard.md. */
+export const leaderboardSettings = {
+  LEADERBOARD_TIE_BREAK: setting.oneOf(TIE_BREAKS, {
+    default: 'shared',
+    description: 'shared: equal scores share a rank; earliest: who reached the score first ranks higher',
+  }),
+  LEADERBOARD_TIMEZONE: setting.string({
+    default: 'UTC',
+    description: 'IANA time zone of the monthly boards',
+  }),
+  LEADERBOARD_MAX_POINTS: setting.int({
+    default: 10_000,
+    min: 1,
+    max: 1_000_000,
+    description: 'most points one win may add',
+  }),
+  LEADERBOARD_CHECKPOINT_INTERVAL_MS: setting.int({
+    default: 10_000,
+    min: 100,
+    description: 'ranking checkpoint period',
+  }),
+  LEADERBOARD_ARCHIVE_INTERVAL_MS: setting.int({
+    default: 60_000,
+    min: 100,
+    description: 'how often finished months are looked for and archived',
+  }),
+  LEADERBOARD_PROFILE_CACHE_SIZE: setting.int({
+    default: 100,
+    min: 10,
+    description: 'profiles kept in the cache',
+  }),
+  LEADERBOARD_WRITE_LIMIT_PER_MINUTE: setting.int({
+    default: 600_000,
+    min: 1,
+    description: 'score updates per minute per game server',
+  }),
+  LEADERBOARD_READ_LIMIT_PER_MINUTE: setting.int({
+    default: 60_000,
+    min: 1,
+    description: 'reads per minute per client',
+  }),
+  DATA_FSYNC: setting.bool({
+    default: true,
+    description: 'fsync every commit of the embedded stores (off: a process crash still loses nothing)',
+  }),
+};
+
+export type LeaderboardConfig = ConfigOf<typeof leaderboardSettings>;
+
+export function readLeaderboardConfig(env?: Readonly<Record<string, string | undefined>>): LeaderboardConfig {
+  const config = readConfig(leaderboardSettings, env);
+  try {
+    periodClock(config.LEADERBOARD_TIMEZONE);
+  } catch {
+    throw new ConfigError(
+      `Invalid configuration:\n  LEADERBOARD_TIMEZONE must be an IANA time zone such as UTC or Europe/Paris (got "${config.LEADERBOARD_TIMEZONE}")`,
+    );
+  }
+  return config;
+}

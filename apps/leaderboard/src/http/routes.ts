@@ -1,0 +1,159 @@
+import type { FastifyPluginCallback } from 'fastify';
+import type { Standing } from '../core/standing.ts';
+import type { Entry, LeaderboardService } from '../service.ts';
+import {
+  profileBodySchema,
+  profileReplySchema,
+  scoreBodySchema,
+  standingQuerySchema,
+  standingReplySchema,
+  topQuerySchema,
+  topReplySchema,
+  userParamsSchema,
+} from './schemas.ts';
+
+export interface LeaderboardRoutesOptions {
+  readonly service: LeaderboardService;
+  readonly maxPoints: number;
+  readonly writeLimitPerMinute: number;
+  readonly readLimitPerMinute: number;
+}
+
+interface ScoreBody {
+  user_id: string;
+  points: number;
+  match_id?: string;
+}
+interface UserParams {
+  user_id: string;
+}
+interface TopQuery {
+  limit: number;
+  offset: number;
+  period?: string;
+}
+interface StandingQuery {
+  period?: string;
+  around?: number;
+}
+interface ProfileBody {
+  user_name: string;
+  display_name: string;
+}
+
+const MINUTE = 60_000;
+const tags = ['leaderboard'];
+
+/** The leaderboard's HTTP API (spec/leaderboard.md), as a fastify plugin. */
+export const leaderboardRoutes: FastifyPluginCallback<LeaderboardRoutesOptions> = (app, options, done) => {
+  const { service } = options;
+  const write = { max: options.writeLimitPerMinute, timeWindow: MINUTE };
+  const read = { max: options.readLimitPerMinute, timeWindow: MINUTE };
+
+  app.post<{ Body: ScoreBody }>(
+    '/v1/scores',
+    {
+      schema: {
+        tags,
+        summary: 'Add the points of a won match to a player (game servers only)',
+        body: scoreBodySchema(options.maxPoints),
+        response: { 200: standingReplySchema },
+      },
+      config: { auth: { scope: 'scores:write' }, rateLimit: write },
+    },
+    async (request, reply) => {
+      const { user_id, points, match_id } = request.body;
+      const recorded = await service.recordWin({ userId: user_id, points, matchId: match_id });
+      if (recorded.replayed) void reply.header('Idempotent-Replayed', 'true');
+      return { user_info: userInfo(recorded.standing) };
+    },
+  );
+
+  app.get<{ Querystring: TopQuery }>(
+    '/v1/scores',
+    {
+      schema: {
+        tags,
+        summary: 'The top players of a month, highest score first',
+        querystring: topQuerySchema,
+        response: { 200: topReplySchema },
+      },
+      config: { auth: { scope: 'scores:read' }, rateLimit: read },
+    },
+    async (request) => {
+      const { limit, offset, period } = request.query;
+      const top = await service.top(period, offset, limit);
+      return { data: top.entries.map(entry), total: top.entries.length, period: top.period };
+    },
+  );
+
+  app.get<{ Params: UserParams; Querystring: StandingQuery }>(
+    '/v1/scores/:user_id',
+    {
+      schema: {
+        tags,
+        summary: "One player's score and rank, optionally with the players around",
+        params: userParamsSchema,
+        querystring: standingQuerySchema,
+        response: { 200: standingReplySchema },
+      },
+      config: { auth: { scope: 'scores:read' }, rateLimit: read },
+    },
+    async (request) => {
+      const { period, around } = request.query;
+      const found = await service.standing(request.params.user_id, period, around);
+      return found.window === undefined
+        ? { user_info: userInfo(found.standing) }
+        : { user_info: userInfo(found.standing), data: found.window.map(entry) };
+    },
+  );
+
+  app.put<{ Params: UserParams; Body: ProfileBody }>(
+    '/v1/users/:user_id/profile',
+    {
+      schema: {
+        tags,
+        summary: "Set a player's profile (user name shown in the top list, display name)",
+        params: userParamsSchema,
+        body: profileBodySchema,
+        response: { 200: profileReplySchema },
+      },
+      config: { auth: { scope: 'profiles:write' }, rateLimit: write },
+    },
+    async (request) => {
+      const { user_name, display_name } = request.body;
+      await service.putProfile(request.params.user_id, { userName: user_name, displayName: display_name });
+      return { user_id: request.params.user_id, user_name, display_name };
+    },
+  );
+
+  app.get<{ Params: UserParams }>(
+    '/v1/users/:user_id/profile',
+    {
+      schema: {
+        tags,
+        summary: "A player's profile",
+        params: userParamsSchema,
+        response: { 200: profileReplySchema },
+      },
+      config: { auth: { scope: 'scores:read' }, rateLimit: read },
+    },
+    async (request) => {
+      const profile = await service.profile(request.params.user_id);
+      return {
+        user_id: request.params.user_id,
+        user_name: profile.userName,
+        display_name: profile.displayName,
+      };
+    },
+  );
+  done();
+};
+
+function userInfo(standing: Standing) {
+  return { user_id: standing.userId, score: standing.score, rank: standing.rank };
+}
+
+function entry(e: Entry) {
+  return { user_id: e.userId, user_name: e.userName, rank: e.rank, score: e.score };
+}

@@ -1,0 +1,136 @@
+/** JSON schemas of the leaderboard API: validation at the edge and the OpenAPI document. */
+
+export const userIdSchema = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'Player id: 1–64 characters of A–Z, a–z, 0–9, _ and -',
+  examples: ['5f2b9c1e8d3a4b6c7e9f0a1b'],
+} as const;
+
+export const periodSchema = {
+  type: 'string',
+  pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
+  description: 'A month, YYYY-MM; default: the current month',
+  examples: ['2026-11'],
+} as const;
+
+const userInfoSchema = {
+  type: 'object',
+  required: ['user_id', 'score', 'rank'],
+  additionalProperties: false,
+  properties: {
+    user_id: { type: 'string' },
+    score: { type: 'integer' },
+    rank: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
+const entrySchema = {
+  type: 'object',
+  required: ['user_id', 'user_name', 'rank', 'score'],
+  additionalProperties: false,
+  properties: {
+    user_id: { type: 'string' },
+    user_name: { type: 'string' },
+    rank: { type: 'integer', minimum: 1 },
+    score: { type: 'integer' },
+  },
+} as const;
+
+export function scoreBodySchema(maxPoints: number) {
+  return {
+    type: 'object',
+    required: ['user_id', 'points'],
+    additionalProperties: false,
+    properties: {
+      user_id: userIdSchema,
+      points: { type: 'integer', minimum: 1, maximum: maxPoints, description: 'Points gained by the win' },
+      match_id: {
+        type: 'string',
+        pattern: '^[\\x21-\\x7e]{1,128}$',
+        description: 'The match; a retry with the same match_id adds nothing',
+      },
+    },
+  } as const;
+}
+
+export const standingReplySchema = {
+  type: 'object',
+  required: ['user_info'],
+  additionalProperties: false,
+  properties: {
+    user_info: userInfoSchema,
+    data: {
+      type: 'array',
+      items: entrySchema,
+      description: 'With around=N: the players around, in rank order',
+    },
+  },
+} as const;
+
+export const topQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    offset: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 0 },
+    period: periodSchema,
+  },
+} as const;
+
+export const topReplySchema = {
+  type: 'object',
+  required: ['data', 'total', 'period'],
+  additionalProperties: false,
+  properties: {
+    data: { type: 'array', items: entrySchema },
+    total: { type: 'integer', description: 'Number of entries returned' },
+    period: { type: 'string' },
+  },
+} as const;
+
+export const standingQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    period: periodSchema,
+    around: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10,
+      description: 'Also list up to N players above and below',
+    },
+  },
+} as const;
+
+export const userParamsSchema = {
+  type: 'object',
+  required: ['user_id'],
+  additionalProperties: false,
+  properties: { user_id: userIdSchema },
+} as const;
+
+export const profileBodySchema = {
+  type: 'object',
+  required: ['user_name', 'display_name'],
+  additionalProperties: false,
+  properties: {
+    user_name: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.-]{1,32}$',
+      description: '1–32 of A–Z, a–z, 0–9, _ . -',
+    },
+    display_name: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f\\u007f]+$' },
+  },
+} as const;
+
+export const profileReplySchema = {
+  type: 'object',
+  required: ['user_id', 'user_name', 'display_name'],
+  additionalProperties: false,
+  properties: {
+    user_id: { type: 'string' },
+    user_name: { type: 'string' },
+    display_name: { type: 'string' },
+  },
+} as const;

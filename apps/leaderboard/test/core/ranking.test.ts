@@ -1,0 +1,156 @@
+import t from 'tap';
+import { Ranking } from '../../src/core/ranking.ts';
+
+function board(tieBreak: 'shared' | 'earliest', wins: Array<[string, number]>): Ranking {
+  const ranking = new Ranking(tieBreak);
+  wins.forEach(([user, points], i) => ranking.apply(i + 1, user, points));
+  return ranking;
+}
+
+t.test('a new player starts at 0 and later points add up', async (t) => {
+  const ranking = board('shared', [
+    ['alice', 3],
+    ['alice', 2],
+  ]);
+  t.same(ranking.standing('alice'), { userId: 'alice', score: 5, rank: 1 });
+  t.equal(ranking.size, 1);
+});
+
+t.test('equal scores share a rank (standard competition ranking: 9, 7, 7, 5 → 1, 2, 2, 4)', async (t) => {
+  const ranking = board('shared', [
+    ['a', 9],
+    ['b', 7],
+    ['c', 7],
+    ['d', 5],
+  ]);
+  t.same(
+    ranking.top(0, 10).map((s) => [s.userId, s.score, s.rank]),
+    [
+      ['a', 9, 1],
+      ['b', 7, 2],
+      ['c', 7, 2],
+      ['d', 5, 4],
+    ],
+  );
+  t.equal(ranking.standing('c')?.rank, 2);
+  t.equal(ranking.standing('d')?.rank, 4);
+});
+
+t.test('tie-break earliest: who reached the score first ranks higher and ranks are distinct', async (t) => {
+  const ranking = board('earliest', [
+    ['b', 7],
+    ['a', 9],
+    ['c', 5],
+    ['c', 2], // c reaches 7 after b did
+  ]);
+  t.same(
+    ranking.top(0, 10).map((s) => [s.userId, s.rank]),
+    [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ],
+  );
+  ranking.apply(5, 'b', 2); // b reaches 9 after a
+  t.same(
+    ranking.top(0, 3).map((s) => s.userId),
+    ['a', 'b', 'c'],
+  );
+});
+
+t.test('a redelivered win (seq already applied) changes nothing', async (t) => {
+  const ranking = board('shared', [['alice', 3]]);
+  t.equal(ranking.apply(1, 'alice', 3), false);
+  t.equal(ranking.standing('alice')?.score, 3);
+  t.equal(ranking.appliedSeq, 1);
+});
+
+t.test('top honours offset and limit', async (t) => {
+  const ranking = board(
+    'shared',
+    Array.from({ length: 30 }, (_, i): [string, number] => [`p${i}`, i + 1]),
+  );
+  t.same(
+    ranking.top(0, 10).map((s) => s.score),
+    [30, 29, 28, 27, 26, 25, 24, 23, 22, 21],
+  );
+  t.same(
+    ranking.top(25, 10).map((s) => s.rank),
+    [26, 27, 28, 29, 30],
+  );
+  t.same(ranking.top(40, 10), []);
+});
+
+t.test('around gives up to n above and n below, clipped at both ends', async (t) => {
+  const ranking = board(
+    'shared',
+    Array.from({ length: 10 }, (_, i): [string, number] => [`p${i}`, 10 - i]),
+  );
+  t.same(
+    ranking.around('p5', 2)?.map((s) => s.userId),
+    ['p3', 'p4', 'p5', 'p6', 'p7'],
+  );
+  t.same(
+    ranking.around('p0', 4)?.map((s) => s.userId),
+    ['p0', 'p1', 'p2', 'p3', 'p4'],
+  );
+  t.same(
+    ranking.around('p9', 1)?.map((s) => s.userId),
+    ['p8', 'p9'],
+  );
+  t.equal(ranking.around('nobody', 4), undefined);
+  t.equal(ranking.standing('nobody'), undefined);
+});
+
+t.test('restore from saved entries plus replay equals a straight run', async (t) => {
+  const wins: Array<[string, number]> = Array.from({ length: 200 }, (_, i) => [
+    `u${(i * 7) % 23}`,
+    (i % 4) + 1,
+  ]);
+  const straight = board('earliest', wins);
+
+  // The save claims seq 100 but its entries already hold wins up to 120: replay must not count them twice.
+  const first = board('earliest', wins.slice(0, 120));
+  const saved = [...first.takeChanges()].map((handle) => first.entryOf(handle));
+  const restored = new Ranking('earliest');
+  for (const entry of saved) restored.restore(entry);
+  restored.restoredUpTo(100);
+  wins.forEach(([user, points], i) => {
+    if (i + 1 > 100) restored.apply(i + 1, user, points);
+  });
+
+  t.same(restored.top(0, 100), straight.top(0, 100));
+  t.equal(restored.appliedSeq, 200);
+});
+
+t.test(
+  'takeChanges hands over each changed player once, then nothing; markChanged gives them back',
+  async (t) => {
+    const ranking = board('shared', [
+      ['a', 1],
+      ['b', 1],
+      ['a', 1],
+    ]);
+    const taken = ranking.takeChanges();
+    t.same([...taken].map((h) => `${ranking.entryOf(h).userId}:${ranking.entryOf(h).score}`).sort(), [
+      'a:2',
+      'b:1',
+    ]);
+    t.equal(ranking.takeChanges().length, 0);
+    ranking.markChanged(taken);
+    t.equal(ranking.takeChanges().length, 2);
+  },
+);
+
+t.test('forEachStanding walks every player in rank order', async (t) => {
+  const ranking = board('shared', [
+    ['a', 2],
+    ['b', 5],
+    ['c', 2],
+  ]);
+  const seen: string[] = [];
+  ranking.forEachStanding((s) => {
+    seen.push(`${s.userId}:${s.rank}`);
+  });
+  t.same(seen, ['b:1', 'a:2', 'c:2']);
+});

@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
+import { startPlatform, VERSION } from './platform.ts';
+
+const USAGE = `Usage: tessera <command> [options]
+
+Commands:
+  serve                         start the embedded platform (what \`make run\` does)
+  token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
+        [--ttl <seconds>] [--data-dir <dir>]
+        scopes: scores:write (game servers), scores:read (clients), profiles:write
+  version                       print the version
+
+Configuration comes from the environment; see README.md.`;
+
+/** The `tessera` command line. Returns the exit code. */
+export async function main(argv: readonly string[], env = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        await startPlatform({ env });
+        return -1; // keep running until a signal
+      case 'token':
+        console.log(await token(rest, env));
+        return 0;
+      case 'version':
+        console.log(VERSION);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        return 0;
+      default:
+        console.error(`tessera: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      console.error(`tessera: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+class UsageError extends Error {}
+
+async function token(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        sub: { type: 'string' },
+        scope: { type: 'string' },
+        ttl: { type: 'string' },
+        'data-dir': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (!values.sub) throw new UsageError('token needs --sub <id> (the subject: a game server or user id)');
+  if (!values.scope)
+    throw new UsageError('token needs --scope "<scope> [<scope> …]", e.g. --scope scores:write');
+  const ttl = values.ttl === undefined ? undefined : Number(values.ttl);
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl <= 0)) {
+    throw new UsageError(`--ttl must be a positive number of seconds (got "${values.ttl}")`);
+  }
+  const dataDir = values['data-dir'] ?? env.DATA_DIR ?? './data';
+  const secret = loadOrCreateSecret(dataDir, env.AUTH_JWT_SECRET || undefined);
+  return mintToken({
+    secret,
+    sub: values.sub,
+    scopes: values.scope.split(/[\s,]+/).filter(Boolean),
+    ttlSeconds: ttl,
+    issuer: env.AUTH_ISSUER || undefined,
+    audience: env.AUTH_AUDIENCE || undefined,
+  });
+}

@@ -1,0 +1,26 @@
+/** What the kit adds to fastify's types; imported for its side effect on type checking. */
+// The plugins' own augmentations (`config.rateLimit`, `schema.tags`/`hide`) must reach services
+// that only import the kit, including through the emitted .d.ts files.
+/// <reference types="@fastify/rate-limit" preserve="true" />
+/// <reference types="@fastify/swagger" preserve="true" />
+import type { Registry } from 'prom-client';
+import type { Principal } from '../auth.ts';
+
+export type ReadinessCheck = () => boolean | Promise<boolean>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the kit's auth hook on routes with `config.auth`. */
+    principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Requires a bearer token carrying this scope. */
+    auth?: { scope: string };
+  }
+  interface FastifyInstance {
+    /** The app's own Prometheus registry: pass `registers: [app.metrics]` to new metrics. */
+    metrics: Registry;
+    /** /readyz answers 503 until every registered check returns true. */
+    addReadinessCheck(name: string, check: ReadinessCheck): void;
+  }
+}

@@ -1,0 +1,32 @@
+/** Prometheus metrics on /metrics from a registry owned by this app (never prom-client's global). */
+import type { FastifyInstance } from 'fastify';
+import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { isOperationalRoute } from './excluded-routes.ts';
+
+export function installMetrics(app: FastifyInstance): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route pattern',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.decorate('metrics', registry);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The pattern (`/v1/scores/:id`), not the URL: one series per route, whatever the ids.
+    const route = request.routeOptions.url;
+    if (isOperationalRoute(route)) return;
+    duration.observe(
+      { method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
+  return registry;
+}

@@ -1,0 +1,82 @@
+/**
+ * Every error leaves as `application/problem+json` with the kit's `{title, detail, status, code}`.
+ * Client errors say what is wrong; server errors say nothing beyond the request id, and the real
+ * error goes to the log.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { ErrorObject } from 'ajv';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ProblemError, kitErrors, problemBody } from '../errors.ts';
+import { validationProblem } from './validation.ts';
+
+type KitCode = keyof typeof kitErrors.table;
+
+const kitCodeByStatus = new Map<number, KitCode>(
+  Object.entries(kitErrors.table).map(([code, spec]) => [spec.status, code as KitCode]),
+);
+
+type ErrorLike = Partial<FastifyError> & {
+  validation?: ErrorObject[];
+  validationContext?: string;
+};
+
+export function toProblem(error: unknown, request: FastifyRequest): ProblemError {
+  if (error instanceof ProblemError) return error;
+  const e: ErrorLike = typeof error === 'object' && error !== null ? error : {};
+  if (Array.isArray(e.validation)) return validationProblem(e.validationContext ?? 'request', e.validation);
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return kitErrors.KIT_PAYLOAD_TOO_LARGE(
+        `request body is larger than the limit of ${request.routeOptions.bodyLimit} bytes`,
+      );
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return kitErrors.KIT_UNSUPPORTED_MEDIA_TYPE(
+        `content type ${JSON.stringify(request.headers['content-type'] ?? '')} is not supported; send application/json`,
+      );
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return kitErrors.KIT_VALIDATION('request body is not valid JSON');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return kitErrors.KIT_VALIDATION('request body is empty but the content type is application/json');
+  }
+  const status = e.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    // Errors from fastify itself or other plugins that carry a client status.
+    const code = kitCodeByStatus.get(status);
+    const detail = e.message ?? STATUS_CODES[status] ?? 'client error';
+    if (code !== undefined) return kitErrors[code](detail);
+    return new ProblemError({
+      code: typeof e.code === 'string' ? e.code : `HTTP_${status}`,
+      status,
+      title: STATUS_CODES[status] ?? 'Client error',
+      detail,
+    });
+  }
+  return kitErrors.KIT_INTERNAL(`an unexpected error occurred (request id ${request.id})`);
+}
+
+export function sendProblem(reply: FastifyReply, problem: ProblemError): FastifyReply {
+  // A string payload bypasses any response schema a route declared for its success bodies.
+  return reply
+    .code(problem.status)
+    .headers(problem.headers)
+    .type('application/problem+json')
+    .send(JSON.stringify(problemBody(problem)));
+}
+
+export function installProblemHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error, request);
+    if (problem.status >= 500) {
+      request.log.error({ err: error, code: problem.code }, 'request failed');
+    } else {
+      request.log.info({ code: problem.code, detail: problem.detail }, 'request rejected');
+    }
+    return sendProblem(reply, problem);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      reply,
+      kitErrors.KIT_NOT_FOUND(`no route for ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
+}

@@ -1,0 +1,43 @@
+import t from 'tap';
+import { testApp } from './helpers.ts';
+
+interface OpenApiDoc {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, { security?: unknown; requestBody?: unknown }>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
+
+t.test('/docs/openapi.json describes the routes, their security and nothing operational', async (t) => {
+  const app = await testApp();
+  await app.register(async (scoped) => {
+    scoped.post(
+      '/v1/scores',
+      {
+        config: { auth: { scope: 'scores:write' } },
+        schema: {
+          body: { type: 'object', properties: { points: { type: 'integer' } }, additionalProperties: false },
+        },
+      },
+      async () => ({ ok: true }),
+    );
+    scoped.get('/v1/leaderboard', async () => ({ data: [] }));
+  });
+
+  const res = await app.inject({ method: 'GET', url: '/docs/openapi.json' });
+  t.equal(res.statusCode, 200);
+  const doc = res.json<OpenApiDoc>();
+  t.match(doc.openapi, /^3\./);
+  t.same(doc.info, { title: 'kit-test', version: '1.2.3', description: 'kit test app' });
+  t.same(doc.components.securitySchemes['bearerAuth'], {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
+  t.same(doc.paths['/v1/scores']?.['post']?.security, [{ bearerAuth: ['scores:write'] }]);
+  t.ok(doc.paths['/v1/scores']?.['post']?.requestBody);
+  t.notOk(doc.paths['/v1/leaderboard']?.['get']?.security, 'public routes have no security');
+  for (const hidden of ['/metrics', '/healthz', '/readyz', '/docs/openapi.json']) {
+    t.notOk(doc.paths[hidden], `${hidden} is not documented`);
+  }
+});
