@@ -2,19 +2,25 @@
  * Bearer JWT authentication: HS256 with a shared secret (development, embedded mode) or
  * RS256/ES256 with keys from a JWKS URL (an identity provider in production).
  */
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type { JWTHeaderParameters, JWTPayload, FlattenedJWSInput } from 'jose';
+import { cachingAuthenticator } from './auth-cache.ts';
 import { ConfigError } from './config.ts';
 import { ProblemError, kitErrors } from './errors.ts';
 
 export interface Principal {
   readonly sub: string;
   readonly scopes: ReadonlySet<string>;
+  /** The token's `exp` (epoch seconds), when it has one. */
+  readonly expiresAt?: number;
 }
 
 export interface Authenticator {
   /** Rejects with a KIT_UNAUTHORIZED ProblemError whose detail says what is wrong. */
   verify(token: string): Promise<Principal>;
+  /** The principal of a token verified recently, without waiting; undefined when not known. */
+  known?(token: string): Principal | undefined;
 }
 
 export interface AuthenticatorOptions {
@@ -22,6 +28,8 @@ export interface AuthenticatorOptions {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /** Verified tokens remembered (default 10,000; 0 turns the cache off). See auth-cache.ts. */
+  cacheSize?: number;
 }
 
 const asymmetric = ['RS256', 'ES256'];
@@ -55,7 +63,8 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   if (opts.secret === undefined && opts.jwksUrl === undefined) {
     throw new ConfigError('authentication needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
   }
-  const secret = opts.secret === undefined ? undefined : new TextEncoder().encode(opts.secret);
+  // A KeyObject made once, rather than raw bytes that jose would import again on every call.
+  const secret = opts.secret === undefined ? undefined : createSecretKey(Buffer.from(opts.secret, 'utf8'));
   const jwks = opts.jwksUrl === undefined ? undefined : createRemoteJWKSet(new URL(opts.jwksUrl));
   const algorithms = [...(secret ? ['HS256'] : []), ...(jwks ? asymmetric : [])];
 
@@ -67,7 +76,7 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     throw new joseErrors.JOSEAlgNotAllowed('unexpected "alg" (Algorithm) Header Parameter value');
   };
 
-  return {
+  const verifier: Authenticator = {
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, keyFor, {
@@ -78,13 +87,17 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
         if (typeof payload.sub !== 'string' || payload.sub === '') {
           throw kitErrors.KIT_UNAUTHORIZED('token has no "sub" claim');
         }
-        return { sub: payload.sub, scopes: scopesOf(payload) };
+        return { sub: payload.sub, scopes: scopesOf(payload), expiresAt: payload.exp };
       } catch (error) {
         if (error instanceof ProblemError) throw error;
         throw kitErrors.KIT_UNAUTHORIZED(describeFailure(error));
       }
     },
   };
+  const cacheSize = opts.cacheSize ?? 10_000;
+  return cacheSize === 0
+    ? verifier
+    : cachingAuthenticator(verifier, { maxEntries: cacheSize, maxAgeMs: 60_000 });
 }
 
 export interface MintTokenOptions {

@@ -19,3 +19,10 @@ t.test('periods are YYYY-MM and sort as text', async (t) => {
   t.ok(comparePeriods('2025-12', '2026-01') < 0);
   t.equal(comparePeriods('2026-01', '2026-01'), 0);
 });
+
+t.test('the clock answers across a month end even when asked within the same minute before', async (t) => {
+  const clock = periodClock('UTC');
+  t.equal(clock(Date.UTC(2026, 10, 30, 23, 59, 59, 999)), '2026-11');
+  t.equal(clock(Date.UTC(2026, 11, 1, 0, 0, 0, 0)), '2026-12');
+  t.equal(clock(Date.UTC(2026, 10, 30, 23, 59, 30)), '2026-11', 'going back in time works too');
+});

@@ -2,7 +2,7 @@
  * The fastify app every service starts from: services register their routes as plugins on it
  * and call listen. The order of the steps below is the order of the hooks on each request.
  */
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Authenticator } from '../auth.ts';
 import type { Logger } from '../logger.ts';
@@ -33,9 +33,23 @@ export interface HttpAppOptions {
   trustProxy?: FastifyServerOptions['trustProxy'];
 }
 
+/** One debug line per finished request; no hook at all unless the level is debug or lower. */
+function logRequests(app: FastifyInstance, logger: Logger): void {
+  if (!logger.isLevelEnabled('debug')) return;
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.debug(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
+      'request completed',
+    );
+    done();
+  });
+}
+
 export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstance> {
   const common = {
     loggerInstance: opts.logger,
+    // Two info lines per request would cost more than the request at 20,000/s: see logRequests.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy,
   };
@@ -49,7 +63,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   installProblemHandler(app);
   // 2. Tracing first, so the span covers authentication and rate limiting too.
   if (opts.telemetry !== undefined) installTelemetryHooks(app, opts.telemetry);
-  // 3. Metrics and probes.
+  // 3. Request log (debug level), metrics and probes.
+  logRequests(app, opts.logger);
   installMetrics(app);
   installHealth(app);
   // 4. Authentication (onRequest), then rate limits keyed on its result.

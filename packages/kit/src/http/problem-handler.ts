@@ -69,7 +69,7 @@ export function installProblemHandler(app: FastifyInstance): void {
     if (problem.status >= 500) {
       request.log.error({ err: error, code: problem.code }, 'request failed');
     } else {
-      request.log.info({ code: problem.code, detail: problem.detail }, 'request rejected');
+      request.log.debug({ code: problem.code, detail: problem.detail }, 'request rejected');
     }
     return sendProblem(reply, problem);
   });

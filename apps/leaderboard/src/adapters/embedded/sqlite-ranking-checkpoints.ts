@@ -10,7 +10,7 @@ interface EntryRow {
   seq: number;
 }
 
-const SAVE_CHUNK = 20_000;
+const SAVE_CHUNK = 2_000;
 
 /**
  * Saved copies of the live rankings, so that a restart replays only the wins recorded after the
