@@ -22,6 +22,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const FSYNC = process.env.DATA_FSYNC ?? 'true';
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 const API_ROLE = fileURLToPath(new URL('../src/roles/api.ts', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 const ENSURE_WRK = fileURLToPath(new URL('../../../tools/ensure-wrk.sh', import.meta.url));
 
 function hasTaskset(): boolean {
@@ -33,9 +34,9 @@ function hasTaskset(): boolean {
   }
 }
 
-async function startServer(dataDir: string): Promise<{ url: string; stop: () => void }> {
+async function startServer(script: string, dataDir: string): Promise<{ url: string; stop: () => void }> {
   const pin = hasTaskset();
-  const nodeArgs = ['--conditions=development', '--disable-warning=ExperimentalWarning', API_ROLE];
+  const nodeArgs = ['--conditions=development', '--disable-warning=ExperimentalWarning', script];
   const child = pin
     ? spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs], {
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -152,7 +153,7 @@ end`;
 
 execFileSync('bash', [ENSURE_WRK], { stdio: 'inherit' });
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-lb-http-'));
-const server = await startServer(dataDir);
+const server = await startServer(API_ROLE, dataDir);
 try {
   console.log(`leaderboard HTTP benchmark · ${machine()}`);
   console.log(
@@ -162,20 +163,27 @@ try {
   const token = await mintToken({ secret: SECRET, sub: 'bench', scopes: ['scores:write', 'scores:read'] });
   const scripts = mkdtempSync(join(tmpdir(), 'tessera-wrk-'));
   // Seed every player once (not measured, also the warm-up).
-  load(scripts, server.url, token, 'seeding', POST_EACH_PLAYER, Math.max(3, Math.ceil(PLAYERS / 10_000)));
+  load(scripts, server.url, token, 'seeding', POST_EACH_PLAYER, Math.max(3, Math.ceil(PLAYERS / 5_000)));
   const updates = load(scripts, server.url, token, 'score updates', POST_RANDOM, SECONDS);
   const reads = load(scripts, server.url, token, 'rank reads', GET_RANK, SECONDS);
   const top = load(scripts, server.url, token, 'top-10 reads', GET_TOP, SECONDS);
+  const bare = await startServer(BASELINE, dataDir);
+  const baseline = load(scripts, bare.url, token, 'baseline: bare node:http', GET_TOP, SECONDS);
+  bare.stop();
   rmSync(scripts, { recursive: true, force: true });
 
   const row = (f: Figures): string =>
     `${Math.round(f.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  p50 ${f.p50} ms  p90 ${f.p90} ms  p99 ${f.p99} ms  p99.9 ${f.p999} ms  max ${f.max} ms  errors ${f.errors}`;
+  const share = (f: Figures) =>
+    `${Math.round((f.requestsPerSecond / baseline.requestsPerSecond) * 100)}% of bare node:http`;
   printTable('results', [
-    ['score updates (POST /v1/scores)', row(updates)],
-    ['rank reads (GET /v1/scores/{id})', row(reads)],
-    ['top-10 reads (GET /v1/scores)', row(top)],
+    ['score updates (POST /v1/scores)', `${row(updates)}  (${share(updates)})`],
+    ['rank reads (GET /v1/scores/{id})', `${row(reads)}  (${share(reads)})`],
+    ['top-10 reads (GET /v1/scores)', `${row(top)}  (${share(top)})`],
+    ['baseline: bare node:http, constant body', row(baseline)],
   ]);
   saveResults('leaderboard-http', {
+    baseline,
     machine: machine(),
     seconds: SECONDS,
     connections: CONNECTIONS,

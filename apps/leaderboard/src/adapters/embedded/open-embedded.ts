@@ -6,6 +6,7 @@ import type { Period } from '../../core/period.ts';
 import type { TieBreak } from '../../core/standing.ts';
 import { LeaderboardService } from '../../service.ts';
 import { CachedProfileStore } from '../cache/cached-profile-store.ts';
+import { CheckpointWriter } from './checkpoint-writer.ts';
 import { MemoryRankingStore } from './memory-ranking-store.ts';
 import { SqliteArchiveStore } from './sqlite-archive-store.ts';
 import { SqliteProfileStore } from './sqlite-profile-store.ts';
@@ -42,6 +43,7 @@ export interface EmbeddedLeaderboard {
  *
  * Start-up recovers each month still in play: it loads the month's checkpoint (unless it is
  * missing or ahead of the win log, which means it is stale) and replays the wins after it.
+ * Checkpoints are then written by a worker thread (checkpoint-writer.ts) off the request path.
  */
 export async function openEmbeddedLeaderboard(
   options: EmbeddedLeaderboardOptions,
@@ -56,6 +58,7 @@ export async function openEmbeddedLeaderboard(
     return db;
   };
   const winLog = new SqliteWinLog(open('wins.db'));
+  // Checkpoints are read here at start; from then on the worker writes them.
   const checkpoints = new SqliteRankingCheckpoints(open('ranking.db'));
   const archive = new SqliteArchiveStore(open('history.db'));
   const profiles = new CachedProfileStore(
@@ -69,6 +72,7 @@ export async function openEmbeddedLeaderboard(
     await recoverMonth(period, { winLog, checkpoints, rankings, tieBreak: options.tieBreak, logger });
   }
   const unsubscribe = winLog.subscribe((wins) => rankings.applySync(wins));
+  const writer = new CheckpointWriter(join(dir, 'ranking.db'), synchronous);
 
   // Checkpoints and archiving both touch the live rankings: run them one at a time.
   let chain: Promise<unknown> = Promise.resolve();
@@ -80,7 +84,7 @@ export async function openEmbeddedLeaderboard(
   const checkpoint = (): Promise<void> =>
     serial(async () => {
       for (const period of await rankings.periods()) {
-        const written = await checkpoints.save(period, rankings.ranking(period));
+        const written = await writer.save(period, rankings.ranking(period));
         if (written > 0) logger.debug({ period, written }, 'ranking checkpoint saved');
       }
     });
@@ -91,7 +95,7 @@ export async function openEmbeddedLeaderboard(
         archive,
         currentPeriod: options.periodOf(options.now()),
         logger,
-        onArchived: (period) => checkpoints.discard(period),
+        onArchived: (period) => writer.discard(period),
       }),
     );
   const logFailure = (what: string) => (error: unknown) => logger.error({ err: error }, `${what} failed`);
@@ -128,6 +132,7 @@ export async function openEmbeddedLeaderboard(
       await winLog.close();
       unsubscribe();
       await checkpoint();
+      await writer.close();
       for (const db of databases) db.close();
     },
   };

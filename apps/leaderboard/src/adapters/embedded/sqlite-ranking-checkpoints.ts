@@ -4,22 +4,23 @@ import type { Period } from '../../core/period.ts';
 import { Ranking } from '../../core/ranking.ts';
 import type { TieBreak } from '../../core/standing.ts';
 
+/** A chunk of saved entries, in columns (cheap to pass to the checkpoint worker). */
+export interface CheckpointChunk {
+  readonly userIds: readonly string[];
+  readonly scores: Float64Array;
+  readonly seqs: Float64Array;
+}
+
 interface EntryRow {
   user_id: string;
   score: number;
   seq: number;
 }
 
-const SAVE_CHUNK = 2_000;
-
 /**
  * Saved copies of the live rankings, so that a restart replays only the wins recorded after the
- * last checkpoint instead of the whole month.
- *
- * A save writes the players changed since the previous save, in chunks between which requests
- * are served, and only then records the seq S it covers (the ranking's seq when the save began).
- * Every win up to S is then in the saved entries; an entry may also hold later wins, which the
- * replay skips because each entry keeps the seq of its last win (see core/ranking.ts).
+ * last checkpoint instead of the whole month. The table access; `CheckpointWriter` decides what
+ * is written when, from a worker thread.
  */
 export class SqliteRankingCheckpoints {
   readonly #db: DatabaseSync;
@@ -53,27 +54,18 @@ export class SqliteRankingCheckpoints {
     this.#entriesOf = db.prepare('SELECT user_id, score, seq FROM ranking_entries WHERE period = ?');
   }
 
-  /** Writes the players changed since the last save. Resolves to how many were written. */
-  async save(period: Period, ranking: Ranking): Promise<number> {
-    const coveredSeq = ranking.appliedSeq;
-    const handles = ranking.takeChanges();
-    try {
-      for (let start = 0; start < handles.length; start += SAVE_CHUNK) {
-        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-        const chunk = handles.subarray(start, start + SAVE_CHUNK);
-        transaction(this.#db, () => {
-          for (const handle of chunk) {
-            const entry = ranking.entryOf(handle);
-            this.#upsert.run(period, entry.userId, entry.score, entry.seq);
-          }
-        });
+  /** Writes saved entries (one chunk of a checkpoint), in one transaction. */
+  writeEntries(period: Period, entries: CheckpointChunk): void {
+    transaction(this.#db, () => {
+      for (let i = 0; i < entries.userIds.length; i++) {
+        this.#upsert.run(period, entries.userIds[i]!, entries.scores[i]!, entries.seqs[i]!);
       }
-      this.#saveState.run(period, coveredSeq);
-      return handles.length;
-    } catch (error) {
-      ranking.markChanged(handles);
-      throw error;
-    }
+    });
+  }
+
+  /** Records that the saved entries now hold every win of `period` up to `seq`. */
+  markCovered(period: Period, seq: number): void {
+    this.#saveState.run(period, seq);
   }
 
   /** Seq covered by the period's checkpoint, or undefined when there is none. */
