@@ -3,7 +3,8 @@
  * fsyncs of a checkpoint never stall the event loop that answers requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from '@tessera/kit';
+// The sqlite subpath only: the worker has no use for the HTTP stack the kit's index brings.
+import { openSqlite } from '@tessera/kit/sqlite';
 import type { CheckpointCommand } from './checkpoint-writer.ts';
 import { SqliteRankingCheckpoints } from './sqlite-ranking-checkpoints.ts';
 

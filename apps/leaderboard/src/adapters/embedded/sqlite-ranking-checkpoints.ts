@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { transaction } from '@tessera/kit';
+import { transaction } from '@tessera/kit/sqlite';
 import type { Period } from '../../core/period.ts';
 import { Ranking } from '../../core/ranking.ts';
 import type { TieBreak } from '../../core/standing.ts';
