@@ -5,7 +5,7 @@ import type { Period } from '../../core/period.ts';
 import type { Ranking } from '../../core/ranking.ts';
 import type { CheckpointChunk } from './sqlite-ranking-checkpoints.ts';
 
-const CHUNK = 10_000;
+const CHUNK = 2_000;
 
 export type CheckpointCommand = { readonly id: number } & (
   | { readonly kind: 'entries'; readonly period: Period; readonly chunk: CheckpointChunk }
@@ -52,7 +52,7 @@ export class CheckpointWriter {
     try {
       const written: Array<Promise<void>> = [];
       for (let start = 0; start < handles.length; start += CHUNK) {
-        // Let requests in between chunks: copying 10,000 entries out takes a few milliseconds.
+        // Let requests in between chunks: copying entries out takes a little time too.
         if (start > 0) await new Promise((resolve) => setImmediate(resolve));
         const end = Math.min(handles.length, start + CHUNK);
         const chunk = {
