@@ -1,1 +1,25 @@
-export {};
+// The exchange's public surface, listed name by name.
+export {
+  MSG_CANCEL,
+  MSG_NEW,
+  RESULT,
+  SIDE_BUY,
+  SIDE_SELL,
+  resultName,
+  type ResultCode,
+  type ResultName,
+  type SideCode,
+} from './core/codes.ts';
+export {
+  ACCEPTED,
+  MatchingEngine,
+  type EngineOptions,
+  type EngineSnapshot,
+  type InputEvent,
+} from './core/engine.ts';
+export { Emitter } from './core/emitter.ts';
+export { LadderOrderBook } from './core/ladder-order-book.ts';
+export type { OrderBook } from './core/order-book.ts';
+export { OrderIndex } from './core/order-index.ts';
+export { OutputBuffer, RECORD_WIDTH, toEvents, type EngineEvent, type Side } from './core/output.ts';
+export { checkSpec, validPrice, validQuantity, type SymbolSpec } from './core/symbol-spec.ts';
