@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.tessera-installed
 MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json)
 
-.PHONY: all install build run test lint typecheck unit bench clean
+.PHONY: all install build run test lint typecheck unit bench clean tools backends-up backends-down
 
 all: build
 
@@ -34,7 +34,18 @@ typecheck: build
 	@echo "==> type-check tests and benchmarks"
 	tsc -p tsconfig.test.json
 
-unit: build
+# The real servers the adapter and smoke tests use (cached in ~/.cache/tessera; see docs/testing.md).
+tools:
+	@echo "==> tools (real servers for the tests)"
+	bash tools/install.sh
+
+backends-up:
+	bash tools/backends.sh up
+
+backends-down:
+	bash tools/backends.sh down
+
+unit: build tools
 	@echo "==> tests"
 	bash tools/run-tests.sh
 

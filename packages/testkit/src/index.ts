@@ -1,0 +1,1 @@
+export { backend, type Backend, type BackendName } from './backends.ts';
