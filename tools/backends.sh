@@ -3,12 +3,46 @@
 #   tools/backends.sh up [redis] [nats]     install if needed, start, wait until each answers
 #   tools/backends.sh down [redis] [nats]   stop them; no process is left behind
 #   tools/backends.sh status
-# Ports: REDIS_PORT (16379), NATS_PORT (14222). Prints NAME=URL lines for each server started.
+# Ports: REDIS_PORT (16379), NATS_PORT (14222), NGINX_PORT (18088, proxying to NGINX_UPSTREAM,
+# default 127.0.0.1:8080: the local stand-in for the ingress). Prints NAME=URL for each server.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 REDIS_PORT="${REDIS_PORT:-16379}"
 NATS_PORT="${NATS_PORT:-14222}"
+NGINX_PORT="${NGINX_PORT:-18088}"
+NGINX_UPSTREAM="${NGINX_UPSTREAM:-127.0.0.1:8080}"
+
+nginx_config() {
+  local dir="$TESSERA_RUN/nginx-data"
+  mkdir -p "$dir/logs"
+  cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $dir/body;
+  proxy_temp_path $dir/proxy;
+  fastcgi_temp_path $dir/fastcgi;
+  uwsgi_temp_path $dir/uwsgi;
+  scgi_temp_path $dir/scgi;
+  upstream tessera { server $NGINX_UPSTREAM; keepalive 64; }
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location / {
+      proxy_pass http://tessera;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host \$host;
+      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+    }
+  }
+}
+CONF
+  echo "$dir/nginx.conf"
+}
 
 pidfile() { echo "$TESSERA_RUN/$1.pid"; }
 running() { [[ -f $(pidfile "$1") ]] && kill -0 "$(cat "$(pidfile "$1")")" 2>/dev/null; }
@@ -18,7 +52,7 @@ start() {
   shift 2
   if running "$name"; then return; fi
   local dir="$TESSERA_RUN/$name-data" logfile="$TESSERA_RUN/$name.log"
-  rm -rf "$dir" && mkdir -p "$dir"
+  [[ $name == nginx ]] || { rm -rf "$dir" && mkdir -p "$dir"; }
   "$@" >"$logfile" 2>&1 &
   echo $! >"$(pidfile "$name")"
   wait_for_port "$name" "$port" "$logfile"
@@ -38,7 +72,14 @@ up() {
           -sd "$TESSERA_RUN/nats-data"
         echo "NATS_URL=nats://127.0.0.1:$NATS_PORT"
         ;;
-      *) die "unknown server '$name' (known: redis nats)" ;;
+      nginx)
+        rm -rf "$TESSERA_RUN/nginx-data"
+        local config
+        config=$(nginx_config)
+        start nginx "$NGINX_PORT" /usr/sbin/nginx -c "$config" -p "$TESSERA_RUN/nginx-data" -g "daemon off;"
+        echo "NGINX_URL=http://127.0.0.1:$NGINX_PORT"
+        ;;
+      *) die "unknown server '$name' (known: redis nats nginx)" ;;
     esac
   done
 }
@@ -59,7 +100,7 @@ down() {
 }
 
 status() {
-  for name in redis nats; do
+  for name in redis nats nginx; do
     if running "$name"; then echo "$name: running (pid $(cat "$(pidfile "$name")"))"; else echo "$name: stopped"; fi
   done
 }
@@ -72,5 +113,5 @@ case "$command" in
   up) up "${servers[@]}" ;;
   down) down "${servers[@]}" ;;
   status) status ;;
-  *) die "usage: tools/backends.sh up|down|status [redis] [nats]" ;;
+  *) die "usage: tools/backends.sh up|down|status [redis] [nats] [nginx]" ;;
 esac

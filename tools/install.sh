@@ -21,12 +21,35 @@ install_nats() {
   log "nats-server built in $((SECONDS - started)) s"
 }
 
+install_nginx() {
+  if command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]]; then return; fi
+  log "installing nginx (Debian)…"
+  apt_install nginx-light || apt_install nginx
+  [[ -x /usr/sbin/nginx ]] || die "nginx did not install"
+}
+
+# go_tool NAME MODULE/PATH VERSION: builds a Go command into the cache, once per version.
+go_tool() {
+  local name=$1 package=$2 version=$3
+  local stamp="$TESSERA_BIN/.$name.version"
+  if [[ -x "$TESSERA_BIN/$name" && -f $stamp && $(cat "$stamp") == "$version" ]]; then return; fi
+  command -v go >/dev/null || die "Go is needed to build $name (go install)"
+  log "building $name $version (go install)…"
+  local started=$SECONDS
+  GOBIN="$TESSERA_BIN" go install "$package@$version"
+  echo "$version" >"$stamp"
+  log "$name built in $((SECONDS - started)) s"
+}
+
 targets=("$@")
-((${#targets[@]})) || targets=(redis nats)
+((${#targets[@]})) || targets=(redis nats nginx helm kubeconform)
 for target in "${targets[@]}"; do
   case "$target" in
     redis) install_redis ;;
     nats) install_nats ;;
-    *) die "unknown tool '$target' (known: redis nats)" ;;
+    nginx) install_nginx ;;
+    helm) go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
+    kubeconform) go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" ;;
+    *) die "unknown tool '$target' (known: redis nats nginx helm kubeconform)" ;;
   esac
 done

@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const BACKENDS = fileURLToPath(new URL('../../../tools/backends.sh', import.meta.url));
 
-export type BackendName = 'redis' | 'nats';
+export type BackendName = 'redis' | 'nats' | 'nginx';
 
-const ENV: Record<BackendName, string> = { redis: 'REDIS_URL', nats: 'NATS_URL' };
+const ENV: Record<BackendName, string> = { redis: 'REDIS_URL', nats: 'NATS_URL', nginx: 'NGINX_URL' };
 
 export interface Backend {
   readonly url: string;
@@ -20,12 +20,23 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-export async function backend(name: BackendName, env = process.env): Promise<Backend> {
+/**
+ * Starts (or finds) a server. `settings` are passed to the script, e.g. NGINX_UPSTREAM for the
+ * address nginx proxies to.
+ */
+export async function backend(
+  name: BackendName,
+  settings: Record<string, string> = {},
+  env = process.env,
+): Promise<Backend> {
   const given = env[ENV[name]];
   if (given) return { url: given, stop: () => Promise.resolve() };
   let stdout: string;
   try {
-    ({ stdout } = await run('bash', [BACKENDS, 'up', name], { timeout: 600_000 }));
+    ({ stdout } = await run('bash', [BACKENDS, 'up', name], {
+      timeout: 600_000,
+      env: { ...env, ...settings },
+    }));
   } catch (error) {
     const { stderr, message } = error as { stderr?: string; message: string };
     throw new Error(`${name} could not start (tools/backends.sh up ${name}):\n${stderr ?? message}`, {
