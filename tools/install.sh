@@ -41,8 +41,16 @@ go_tool() {
   log "$name built in $((SECONDS - started)) s"
 }
 
+install_schemathesis() {
+  local venv="$TESSERA_CACHE/venv"
+  if [[ -x "$venv/bin/st" ]] && "$venv/bin/st" --version | grep -q "$SCHEMATHESIS_VERSION"; then return; fi
+  log "installing schemathesis $SCHEMATHESIS_VERSION (PyPI, in $venv)…"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+}
+
 targets=("$@")
-((${#targets[@]})) || targets=(redis nats nginx helm kubeconform)
+((${#targets[@]})) || targets=(redis nats nginx helm kubeconform schemathesis)
 for target in "${targets[@]}"; do
   case "$target" in
     redis) install_redis ;;
@@ -50,6 +58,7 @@ for target in "${targets[@]}"; do
     nginx) install_nginx ;;
     helm) go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
     kubeconform) go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" ;;
-    *) die "unknown tool '$target' (known: redis nats nginx helm kubeconform)" ;;
+    schemathesis) install_schemathesis ;;
+    *) die "unknown tool '$target' (known: redis nats nginx helm kubeconform schemathesis)" ;;
   esac
 done

@@ -11,6 +11,7 @@ mkdir -p "$TESSERA_BIN" "$TESSERA_RUN"
 NATS_SERVER_VERSION="v2.12.5"
 HELM_VERSION="v3.22.0"
 KUBECONFORM_VERSION="v0.8.0"
+SCHEMATHESIS_VERSION="4.32.5"
 
 log() { echo "tools: $*" >&2; }
 die() { echo "tools: error: $*" >&2; exit 1; }

@@ -64,6 +64,7 @@ export const kitErrors = defineErrors({
   KIT_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   KIT_FORBIDDEN: { status: 403, title: 'Forbidden' },
   KIT_NOT_FOUND: { status: 404, title: 'Not found' },
+  KIT_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   KIT_PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
   KIT_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   KIT_RATE_LIMITED: { status: 429, title: 'Too many requests' },

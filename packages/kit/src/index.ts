@@ -11,6 +11,7 @@ export { loadOrCreateSecret } from './secret.ts';
 export { createHttpApp } from './http/app.ts';
 export type { HttpAppOptions } from './http/app.ts';
 export { loadTls } from './http/tls.ts';
+export { problemResponse, problemSchema } from './http/problem-responses.ts';
 export type { ReadinessCheck } from './http/fastify-types.ts';
 export { serve } from './serve.ts';
 export type { PlatformConfig, RunningService, ServeContext, ServeOptions } from './serve.ts';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const INSTALL = fileURLToPath(new URL('../../../tools/install.sh', import.meta.url));
 
-export type ToolName = 'helm' | 'kubeconform';
+export type ToolName = 'helm' | 'kubeconform' | 'schemathesis';
 
 /** Installs a command-line tool if needed (tools/install.sh) and returns its path in the cache. */
 export async function tool(name: ToolName, env = process.env): Promise<string> {
@@ -19,5 +19,7 @@ export async function tool(name: ToolName, env = process.env): Promise<string> {
       cause: error,
     });
   }
-  return join(env.TESSERA_CACHE ?? join(homedir(), '.cache', 'tessera'), 'bin', name);
+  const cache = env.TESSERA_CACHE ?? join(homedir(), '.cache', 'tessera');
+  // schemathesis lives in the cache's Python virtual environment; Go tools in its bin/.
+  return name === 'schemathesis' ? join(cache, 'venv', 'bin', 'st') : join(cache, 'bin', name);
 }

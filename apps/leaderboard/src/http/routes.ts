@@ -1,4 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
+import { problemResponse } from '@tessera/kit';
 import type { Standing } from '../core/standing.ts';
 import type { Entry, LeaderboardService } from '../service.ts';
 import {
@@ -95,7 +96,7 @@ export const leaderboardRoutes: FastifyPluginCallback<LeaderboardRoutesOptions> 
         summary: "One player's score and rank, optionally with the players around",
         params: userParamsSchema,
         querystring: standingQuerySchema,
-        response: { 200: standingReplySchema },
+        response: { 200: standingReplySchema, 404: problemResponse },
       },
       config: { auth: { scope: 'scores:read' }, rateLimit: read },
     },
@@ -134,7 +135,7 @@ export const leaderboardRoutes: FastifyPluginCallback<LeaderboardRoutesOptions> 
         tags,
         summary: "A player's profile",
         params: userParamsSchema,
-        response: { 200: profileReplySchema },
+        response: { 200: profileReplySchema, 404: problemResponse },
       },
       config: { auth: { scope: 'scores:read' }, rateLimit: read },
     },

@@ -13,6 +13,7 @@ import { installHealth } from './health.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
 import { installProblemHandler } from './problem-handler.ts';
+import { declareProblemResponses } from './problem-responses.ts';
 import { installRateLimit } from './rate-limit.ts';
 import { installTelemetryHooks } from './telemetry-hooks.ts';
 import { createValidatorCompiler } from './validation.ts';
@@ -67,10 +68,12 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   logRequests(app, opts.logger);
   installMetrics(app);
   installHealth(app);
-  // 4. Authentication (onRequest), then rate limits keyed on its result.
+  // 4. Every route documents the problem answers the kit gives it.
+  declareProblemResponses(app, opts.rateLimitEnabled ?? true);
+  // 5. Authentication (onRequest), then rate limits keyed on its result.
   installAuthHook(app, opts.authenticator);
   if (opts.rateLimitEnabled ?? true) await installRateLimit(app);
-  // 5. OpenAPI last among the plugins: it records the routes services register afterwards.
+  // 6. OpenAPI last among the plugins: it records the routes services register afterwards.
   await installOpenApi(app, opts);
   return app;
 }

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, kitErrors, problemBody } from '../errors.ts';
+import { trackAllowedMethods, type AllowedMethods } from './allowed-methods.ts';
 import { validationProblem } from './validation.ts';
 
 type KitCode = keyof typeof kitErrors.table;
@@ -63,9 +64,27 @@ export function sendProblem(reply: FastifyReply, problem: ProblemError): Fastify
     .send(JSON.stringify(problemBody(problem)));
 }
 
+/** 405 with `Allow` when the path exists for other methods, else 404. */
+function unmatched(request: FastifyRequest, allowed: AllowedMethods): ProblemError {
+  const path = request.url.split('?')[0] ?? '';
+  const methods = allowed(path);
+  if (methods.length > 0) {
+    return kitErrors.KIT_METHOD_NOT_ALLOWED(
+      `${request.method} is not allowed on ${path}; use ${methods.join(', ')}`,
+      undefined,
+      {
+        Allow: methods.join(', '),
+      },
+    );
+  }
+  return kitErrors.KIT_NOT_FOUND(`no route for ${request.method} ${path}`);
+}
+
 export function installProblemHandler(app: FastifyInstance): void {
+  const allowed = trackAllowedMethods(app);
   app.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error, request);
+    // Fastify may fail a request (e.g. a body method without a content type) before routing it.
+    const problem = request.is404 ? unmatched(request, allowed) : toProblem(error, request);
     if (problem.status >= 500) {
       request.log.error({ err: error, code: problem.code }, 'request failed');
     } else {
@@ -73,10 +92,5 @@ export function installProblemHandler(app: FastifyInstance): void {
     }
     return sendProblem(reply, problem);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      reply,
-      kitErrors.KIT_NOT_FOUND(`no route for ${request.method} ${request.url.split('?')[0]}`),
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, unmatched(request, allowed)));
 }

@@ -114,3 +114,23 @@ t.test('client errors from other plugins keep their status', async (t) => {
   t.match(forbidden.json<Problem>(), { status: 403, code: 'KIT_FORBIDDEN', detail: 'no' });
   t.equal(kitErrors.table.KIT_FORBIDDEN.status, 403);
 });
+
+t.test('a known path asked with another method is 405 with Allow; an unknown path is 404', async (t) => {
+  const { createHttpApp, createAuthenticator, createLogger } = await import('../../src/index.ts');
+  const app = await createHttpApp({
+    name: 't',
+    version: '0',
+    logger: createLogger({ level: 'silent', name: 't' }),
+    authenticator: createAuthenticator({ secret: 'x'.repeat(40) }),
+  });
+  app.get('/items/:id', async () => ({ ok: true }));
+  app.post('/items/:id', async () => ({ ok: true }));
+  await app.ready();
+  t.teardown(() => app.close());
+  const wrong = await app.inject({ method: 'DELETE', url: '/items/7' });
+  t.equal(wrong.statusCode, 405);
+  t.equal(wrong.headers.allow, 'GET, HEAD, POST');
+  t.equal(wrong.json().code, 'KIT_METHOD_NOT_ALLOWED');
+  const missing = await app.inject({ method: 'GET', url: '/nothing' });
+  t.equal(missing.statusCode, 404);
+});

@@ -1,0 +1,45 @@
+/**
+ * Declares in every route's schema the problem+json answers the kit itself can give it, so that
+ * the OpenAPI document lists them (and a fuzzer finds no undocumented status): 400 for a route
+ * that validates input, 401 and 403 for an authenticated one, 429 for a rate-limited one.
+ * Answers a service gives itself (a 404 for an unknown resource) it declares with `problemResponse`.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export const problemSchema = {
+  type: 'object',
+  description: 'application/problem+json',
+  required: ['title', 'detail', 'status'],
+  properties: {
+    title: { type: 'string' },
+    detail: { type: 'string' },
+    status: { type: 'integer' },
+    code: { type: 'string' },
+  },
+  additionalProperties: true,
+} as const;
+
+/** A response schema entry for a problem answer, under its own media type. */
+export const problemResponse = {
+  description: 'A problem (RFC 9457)',
+  content: { 'application/problem+json': { schema: problemSchema } },
+} as const;
+
+export function declareProblemResponses(app: FastifyInstance, rateLimitEnabled: boolean): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema;
+    if (schema === undefined || schema.hide === true) return;
+    const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
+    const add = (status: number) => {
+      response[status] ??= problemResponse;
+    };
+    if (schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined)
+      add(400);
+    if (route.config?.auth !== undefined) {
+      add(401);
+      add(403);
+    }
+    if (rateLimitEnabled && route.config?.rateLimit !== undefined) add(429);
+    route.schema = { ...schema, response };
+  });
+}
