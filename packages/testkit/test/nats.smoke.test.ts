@@ -36,7 +36,7 @@ t.test('NATS JetStream: a stream, a message id that drops the retry, a consumer 
     const message = await consumer.next({ expires: 5_000 });
     if (message === null) break;
     received.push(message.json<{ userId: string }>().userId);
-    message.ack();
+    t.ok(await message.ackAck(), 'the server confirmed the ack');
   }
   t.same(received, ['alice', 'bob'], 'each win once, in order');
   const info = await jsm.consumers.info('SMOKE_WINS', 'ranker');
