@@ -50,7 +50,7 @@ install_schemathesis() {
 }
 
 targets=("$@")
-((${#targets[@]})) || targets=(redis nats nginx helm kubeconform schemathesis)
+((${#targets[@]})) || targets=(redis nats nginx helm kubeconform k6 schemathesis)
 for target in "${targets[@]}"; do
   case "$target" in
     redis) install_redis ;;
@@ -58,7 +58,8 @@ for target in "${targets[@]}"; do
     nginx) install_nginx ;;
     helm) go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
     kubeconform) go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" ;;
+    k6) go_tool k6 go.k6.io/k6 "$K6_VERSION" ;;
     schemathesis) install_schemathesis ;;
-    *) die "unknown tool '$target' (known: redis nats nginx helm kubeconform schemathesis)" ;;
+    *) die "unknown tool '$target' (known: redis nats nginx helm kubeconform k6 schemathesis)" ;;
   esac
 done

@@ -12,6 +12,7 @@ NATS_SERVER_VERSION="v2.12.5"
 HELM_VERSION="v3.22.0"
 KUBECONFORM_VERSION="v0.8.0"
 SCHEMATHESIS_VERSION="4.32.5"
+K6_VERSION="v1.4.2"
 
 log() { echo "tools: $*" >&2; }
 die() { echo "tools: error: $*" >&2; exit 1; }

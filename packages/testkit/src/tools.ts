@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const INSTALL = fileURLToPath(new URL('../../../tools/install.sh', import.meta.url));
 
-export type ToolName = 'helm' | 'kubeconform' | 'schemathesis';
+export type ToolName = 'helm' | 'kubeconform' | 'k6' | 'schemathesis';
 
 /** Installs a command-line tool if needed (tools/install.sh) and returns its path in the cache. */
 export async function tool(name: ToolName, env = process.env): Promise<string> {
