@@ -3,13 +3,14 @@
 #   tools/backends.sh up [redis] [nats]     install if needed, start, wait until each answers
 #   tools/backends.sh down [redis] [nats]   stop them; no process is left behind
 #   tools/backends.sh status
-# Ports: REDIS_PORT (16379), NATS_PORT (14222), NGINX_PORT (18088, proxying to NGINX_UPSTREAM,
+# Ports: REDIS_PORT (16379), NATS_PORT (14222), MINIO_PORT (19000), NGINX_PORT (18088, proxying to NGINX_UPSTREAM,
 # default 127.0.0.1:8080: the local stand-in for the ingress). Prints NAME=URL for each server.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 REDIS_PORT="${REDIS_PORT:-16379}"
 NATS_PORT="${NATS_PORT:-14222}"
+MINIO_PORT="${MINIO_PORT:-19000}"
 NGINX_PORT="${NGINX_PORT:-18088}"
 NGINX_UPSTREAM="${NGINX_UPSTREAM:-127.0.0.1:8080}"
 
@@ -72,6 +73,12 @@ up() {
           -sd "$TESSERA_RUN/nats-data"
         echo "NATS_URL=nats://127.0.0.1:$NATS_PORT"
         ;;
+      minio)
+        export MINIO_ROOT_USER=tessera MINIO_ROOT_PASSWORD=tessera-secret-key MINIO_BROWSER=off
+        start minio "$MINIO_PORT" "$TESSERA_BIN/minio" server --quiet --address "127.0.0.1:$MINIO_PORT" \
+          "$TESSERA_RUN/minio-data"
+        echo "MINIO_URL=http://tessera:tessera-secret-key@127.0.0.1:$MINIO_PORT"
+        ;;
       nginx)
         rm -rf "$TESSERA_RUN/nginx-data"
         local config
@@ -79,7 +86,7 @@ up() {
         start nginx "$NGINX_PORT" /usr/sbin/nginx -c "$config" -p "$TESSERA_RUN/nginx-data" -g "daemon off;"
         echo "NGINX_URL=http://127.0.0.1:$NGINX_PORT"
         ;;
-      *) die "unknown server '$name' (known: redis nats nginx)" ;;
+      *) die "unknown server '$name' (known: redis nats minio nginx)" ;;
     esac
   done
 }
@@ -100,7 +107,7 @@ down() {
 }
 
 status() {
-  for name in redis nats nginx; do
+  for name in redis nats minio nginx; do
     if running "$name"; then echo "$name: running (pid $(cat "$(pidfile "$name")"))"; else echo "$name: stopped"; fi
   done
 }
@@ -113,5 +120,5 @@ case "$command" in
   up) up "${servers[@]}" ;;
   down) down "${servers[@]}" ;;
   status) status ;;
-  *) die "usage: tools/backends.sh up|down|status [redis] [nats] [nginx]" ;;
+  *) die "usage: tools/backends.sh up|down|status [redis] [nats] [minio] [nginx]" ;;
 esac

@@ -50,7 +50,7 @@ install_schemathesis() {
 }
 
 targets=("$@")
-((${#targets[@]})) || targets=(redis nats nginx helm kubeconform k6 schemathesis)
+((${#targets[@]})) || targets=(redis nats minio nginx helm kubeconform k6 schemathesis)
 for target in "${targets[@]}"; do
   case "$target" in
     redis) install_redis ;;
@@ -59,7 +59,8 @@ for target in "${targets[@]}"; do
     helm) go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
     kubeconform) go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" ;;
     k6) go_tool k6 go.k6.io/k6 "$K6_VERSION" ;;
+    minio) go_tool minio github.com/minio/minio "$MINIO_VERSION" ;;
     schemathesis) install_schemathesis ;;
-    *) die "unknown tool '$target' (known: redis nats nginx helm kubeconform k6 schemathesis)" ;;
+    *) die "unknown tool '$target' (known: redis nats minio nginx helm kubeconform k6 schemathesis)" ;;
   esac
 done

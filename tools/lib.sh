@@ -13,6 +13,8 @@ HELM_VERSION="v3.22.0"
 KUBECONFORM_VERSION="v0.8.0"
 SCHEMATHESIS_VERSION="4.32.5"
 K6_VERSION="v1.4.2"
+# MinIO tags releases by date, not semver: pin the module's pseudo-version.
+MINIO_VERSION="v0.0.0-20260212201848-7aac2a2c5b7c"
 
 log() { echo "tools: $*" >&2; }
 die() { echo "tools: error: $*" >&2; exit 1; }

@@ -10,9 +10,14 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const BACKENDS = fileURLToPath(new URL('../../../tools/backends.sh', import.meta.url));
 
-export type BackendName = 'redis' | 'nats' | 'nginx';
+export type BackendName = 'redis' | 'nats' | 'minio' | 'nginx';
 
-const ENV: Record<BackendName, string> = { redis: 'REDIS_URL', nats: 'NATS_URL', nginx: 'NGINX_URL' };
+const ENV: Record<BackendName, string> = {
+  redis: 'REDIS_URL',
+  nats: 'NATS_URL',
+  minio: 'MINIO_URL',
+  nginx: 'NGINX_URL',
+};
 
 export interface Backend {
   readonly url: string;
