@@ -1,189 +1,248 @@
 /**
  * The matching engine core, one symbol, in process (issue #3's benchmark).
  *
- * For each mix (see stream.ts), on one generated journal:
- * - throughput: the journal replayed through a fresh engine, output records cleared after each
- *   event (a consumer that reads nothing); median of RUNS runs; GC events counted during them;
- * - latency: a separate pass timing each event with performance.now() (no allocation), sorted;
- * - nodejs-order-book: the same journal through its limit() and cancel(), same runs;
- * - replay: a journal of REPLAY_EVENTS events rebuilt from scratch, events/s.
+ * For each scenario (see stream.ts), on one generated journal:
+ * - throughput: the journal replayed through a fresh engine, median of RUNS runs after a warm-up,
+ *   with the GC events counted over the measured runs (PerformanceObserver on 'gc'; each engine is
+ *   built before its run's clock and count start, as a pod builds its book once);
+ * - latency: a separate pass timing each event with performance.now() into an HDR histogram;
+ * - nodejs-order-book: the same journal (or its first `compareEvents`) through its limit() and
+ *   cancel(), same number of runs, and our engine on exactly the same events for the ratio;
+ * - replay: a journal of REPLAY_EVENTS events rebuilt into a book from scratch, events/s.
+ * Prints the setup and a table, and writes bench-results/exchange-engine.json at the repo root.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { OrderBook as NodejsOrderBook, Side } from 'nodejs-order-book';
-import { MSG_NEW, SIDE_BUY } from '../src/core/codes.ts';
+import { fileURLToPath } from 'node:url';
+import { MSG_NEW } from '../src/core/codes.ts';
 import { MatchingEngine } from '../src/core/engine.ts';
-import { BENCH_SPEC, DEEP_QUEUES, generateJournal, MIXED, type Journal, type Mix } from './stream.ts';
+import { latencies, runEngine, runNodejsOrderBook, timerOverhead } from './runners.ts';
+import { BENCH_SPEC, generateJournal, LAGGING_CANCELS, MIXED, type Journal, type Mix } from './stream.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const SEED = 42;
+const SEED = Number(process.env.BENCH_SEED ?? 42);
 
-let gcCount = 0;
+/** When each GC started (performance.now() time), as Node reports them to observers. */
+const gcStarts: number[] = [];
 new PerformanceObserver((list) => {
-  gcCount += list.getEntries().length;
+  for (const entry of list.getEntries()) gcStarts.push(entry.startTime);
 }).observe({ entryTypes: ['gc'] });
+/** Node tells observers of a GC some event-loop turns after it: wait until it has. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-function runEngine(journal: Journal, events = journal.length): number {
+/** The collector, exposed by --expose-gc (the bench script passes it). */
+function exposedGc(): () => void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run the benchmark with node --expose-gc (npm run bench does)');
+  return gc;
+}
+const collect = exposedGc();
+
+/**
+ * Runs `work` on an engine built beforehand: the result and the GCs that started while `work`
+ * ran. The garbage of the setup (journal generation, earlier runs) and the engine's ladder
+ * arrays, its one big allocation, are collected first, so the count is what the run caused.
+ */
+async function onFreshEngine<T>(work: (engine: MatchingEngine) => T): Promise<{ result: T; gc: number }> {
   const engine = new MatchingEngine(BENCH_SPEC);
-  const out = engine.out;
-  const { type, orderId, side, price, quantity } = journal;
-  const start = performance.now();
-  for (let i = 0; i < events; i++) {
-    engine.submit(i + 1, type[i]!, orderId[i]!, side[i]!, price[i]!, quantity[i]!);
-    out.clear();
-  }
-  return performance.now() - start;
+  collect();
+  const from = performance.now();
+  const result = work(engine);
+  const to = performance.now();
+  await settle();
+  return { result, gc: gcStarts.filter((start) => start >= from && start <= to).length };
 }
 
-function latencies(journal: Journal): Float64Array {
-  const engine = new MatchingEngine(BENCH_SPEC);
-  const out = engine.out;
-  const { type, orderId, side, price, quantity } = journal;
-  const times = new Float64Array(journal.length);
-  for (let i = 0; i < journal.length; i++) {
-    const t0 = performance.now();
-    engine.submit(i + 1, type[i]!, orderId[i]!, side[i]!, price[i]!, quantity[i]!);
-    out.clear();
-    times[i] = performance.now() - t0;
+/** `runs` throughput runs of the first `events` of a journal: milliseconds each, GC events in all. */
+async function throughputRuns(journal: Journal, events: number, runs: number) {
+  const ms: number[] = [];
+  let gc = 0;
+  for (let i = 0; i < runs; i++) {
+    const run = await onFreshEngine((engine) => runEngine(engine, journal, events));
+    ms.push(run.result);
+    gc += run.gc;
   }
-  return times.sort();
-}
-
-function runNodejsOrderBook(journal: Journal, ids: string[], events: number): number {
-  const book = new NodejsOrderBook();
-  const { type, side, price, quantity } = journal;
-  const start = performance.now();
-  for (let i = 0; i < events; i++) {
-    if (type[i] === MSG_NEW) {
-      book.limit({
-        side: side[i] === SIDE_BUY ? Side.BUY : Side.SELL,
-        id: ids[i]!,
-        size: quantity[i]!,
-        price: price[i]!,
-      });
-    } else book.cancel(ids[i]!);
-  }
-  return performance.now() - start;
+  return { ms, gc };
 }
 
 const progress = (line: string) => console.error(`  … ${line}`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const perSecond = (events: number, ms: number) => Math.round((events / ms) * 1000);
 const fmt = (n: number) => n.toLocaleString('en-US');
-const us = (ms: number) => `${(ms * 1000).toFixed(2)} µs`;
+const micros = (ns: number) => `${(ns / 1000).toFixed(2)} µs`;
 
-interface MixResult {
-  mix: string;
-  events: number;
-  restingAtEnd: number;
-  engineOpsPerSecond: number;
-  engineRuns: number[];
-  gcDuringEngineRuns: number;
-  latencyMicros: { p50: number; p99: number; p999: number; p9999: number; max: number };
-  comparedEvents: number;
-  engineOpsPerSecondOnCompared: number;
-  nodejsOrderBookOpsPerSecond: number;
-  ratio: number;
-}
-
-function measure(mix: Mix): MixResult {
-  const journal = generateJournal(mix, EVENTS, SEED);
-  const check = new MatchingEngine(BENCH_SPEC);
-  for (let i = 0; i < journal.length; i++) {
-    check.submit(
-      i + 1,
-      journal.type[i]!,
-      journal.orderId[i]!,
-      journal.side[i]!,
-      journal.price[i]!,
-      journal.quantity[i]!,
-    );
-    check.out.clear();
+/** The book after the first `events` of a journal: resting orders and levels. */
+function bookAfter(journal: Journal, events: number): { orders: number; levels: number } {
+  const engine = new MatchingEngine(BENCH_SPEC);
+  const { type, orderId, side, price, quantity } = journal;
+  for (let i = 0; i < events; i++) {
+    engine.submit(i + 1, type[i]!, orderId[i]!, side[i]!, price[i]!, quantity[i]!);
+    engine.out.clear();
   }
   let levels = 0;
-  check.book.forEachLevel(0, () => levels++);
-  check.book.forEachLevel(1, () => levels++);
-  console.log(
-    `\n${mix.name}: ${fmt(EVENTS)} events (cancels ${Math.round(mix.cancelShare * 100)}%, crossing ${Math.round(mix.crossShare * 100)}%), ` +
-      `book at the end: ${fmt(check.book.size)} orders on ${levels} levels`,
-  );
-  progress('engine: warm-up and measured runs');
-  runEngine(journal); // warm-up
-  const gcBefore = gcCount;
-  const runs = Array.from({ length: RUNS }, () => runEngine(journal));
-  const gcDuring = gcCount - gcBefore;
-  progress('engine: latency pass');
-  const times = latencies(journal);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  const ids = Array.from(journal.orderId, (id) => String(id));
-  const compared = Math.min(EVENTS, mix.compareEvents ?? EVENTS);
-  progress(`nodejs-order-book: ${RUNS + 1} runs of ${fmt(compared)} events`);
-  runNodejsOrderBook(journal, ids, compared); // warm-up
-  const theirs = Array.from({ length: RUNS }, () => runNodejsOrderBook(journal, ids, compared));
-  const oursOnCompared = perSecond(
-    compared,
-    median(Array.from({ length: RUNS }, () => runEngine(journal, compared))),
-  );
-  const ours = perSecond(EVENTS, median(runs));
-  const other = perSecond(compared, median(theirs));
-  const result: MixResult = {
-    mix: mix.name,
-    events: EVENTS,
-    restingAtEnd: check.book.size,
-    engineOpsPerSecond: ours,
-    engineRuns: runs.map((ms) => perSecond(EVENTS, ms)),
-    gcDuringEngineRuns: gcDuring,
-    latencyMicros: {
-      p50: at(0.5) * 1000,
-      p99: at(0.99) * 1000,
-      p999: at(0.999) * 1000,
-      p9999: at(0.9999) * 1000,
-      max: times[times.length - 1]! * 1000,
-    },
-    comparedEvents: compared,
-    engineOpsPerSecondOnCompared: oursOnCompared,
-    nodejsOrderBookOpsPerSecond: other,
-    ratio: oursOnCompared / other,
-  };
-  console.log(
-    `  engine            ${fmt(ours)} ops/s (median of ${RUNS}; runs ${result.engineRuns.map(fmt).join(', ')})`,
-  );
-  console.log(`  GC events         ${gcDuring} during the ${RUNS} measured runs`);
-  console.log(
-    `  latency per op    p50 ${us(at(0.5))}  p99 ${us(at(0.99))}  p99.9 ${us(at(0.999))}  p99.99 ${us(at(0.9999))}  max ${us(times[times.length - 1]!)}`,
-  );
-  const on = compared === EVENTS ? 'the same journal' : `the first ${fmt(compared)} events of the journal`;
-  console.log(`  nodejs-order-book ${fmt(other)} ops/s (median of ${RUNS}, on ${on})`);
-  console.log(
-    `  ratio             ${result.ratio.toFixed(1)}× faster (our engine on ${on}: ${fmt(oursOnCompared)} ops/s)`,
-  );
-  return result;
+  engine.book.forEachLevel(0, () => levels++);
+  engine.book.forEachLevel(1, () => levels++);
+  return { orders: engine.book.size, levels };
 }
 
+function describe(mix: Mix, journal: Journal): string {
+  let cancels = 0;
+  for (let i = 0; i < journal.length; i++) if (journal.type[i] !== MSG_NEW) cancels++;
+  const share = (n: number) => `${Math.round((n / journal.length) * 100)}%`;
+  const target = mix.cancels === 'any' ? 'any resting order' : 'orders near the oldest';
+  return (
+    `${fmt(journal.length)} events: ${share(journal.length - cancels)} new (about ${Math.round(mix.crossShare * 100)}% of all crossing the touch), ` +
+    `${share(cancels)} cancels of ${target}; book kept near ${fmt(mix.targetOrders)} orders over up to ${mix.depthLevels} levels per side`
+  );
+}
+
+async function measure(mix: Mix) {
+  progress(`${mix.name}: generating ${fmt(EVENTS)} events`);
+  const journal = generateJournal(mix, EVENTS, SEED);
+  const compared = Math.min(EVENTS, mix.compareEvents ?? EVENTS);
+  const atEnd = bookAfter(journal, EVENTS);
+  const atCompared = compared === EVENTS ? atEnd : bookAfter(journal, compared);
+  console.log(`\n${mix.name}: ${describe(mix, journal)}`);
+  console.log(`  book at the end: ${fmt(atEnd.orders)} orders on ${atEnd.levels} levels`);
+
+  progress(`${mix.name}: engine, warm-up and ${RUNS} measured runs`);
+  await throughputRuns(journal, EVENTS, 1); // warm-up
+  const { ms: runs, gc: gcThroughput } = await throughputRuns(journal, EVENTS, RUNS);
+  progress(`${mix.name}: engine, latency pass`);
+  await onFreshEngine((engine) => latencies(engine, journal)); // warm-up of the timed loop itself
+  const { result: h, gc: gcLatency } = await onFreshEngine((engine) => latencies(engine, journal));
+
+  progress(`${mix.name}: nodejs-order-book, warm-up and ${RUNS} runs of ${fmt(compared)} events`);
+  const ids = Array.from(journal.orderId.subarray(0, compared), (id) => String(id));
+  runNodejsOrderBook(journal, ids, compared);
+  const theirs = Array.from({ length: RUNS }, () => runNodejsOrderBook(journal, ids, compared));
+  const oursOnCompared = compared === EVENTS ? runs : (await throughputRuns(journal, compared, RUNS)).ms;
+
+  const engineOps = perSecond(EVENTS, median(runs));
+  const comparedOurs = perSecond(compared, median(oursOnCompared));
+  const comparedTheirs = perSecond(compared, median(theirs));
+  return {
+    scenario: mix.name,
+    mix,
+    events: EVENTS,
+    book: atEnd,
+    engine: {
+      opsPerSecond: engineOps,
+      runs: runs.map((ms) => perSecond(EVENTS, ms)),
+      gcEventsInMeasuredRuns: gcThroughput,
+      gcEventsInLatencyPass: gcLatency,
+      latencyNs: {
+        p50: h.getValueAtPercentile(50),
+        p99: h.getValueAtPercentile(99),
+        p999: h.getValueAtPercentile(99.9),
+        p9999: h.getValueAtPercentile(99.99),
+        max: h.maxValue,
+        mean: Math.round(h.mean),
+      },
+    },
+    comparison: {
+      events: compared,
+      bookAtEnd: atCompared,
+      engineOpsPerSecond: comparedOurs,
+      nodejsOrderBookOpsPerSecond: comparedTheirs,
+      nodejsOrderBookRuns: theirs.map((ms) => perSecond(compared, ms)),
+      ratio: comparedOurs / comparedTheirs,
+    },
+  };
+}
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const machine = `${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
+console.log('matching engine core benchmark (issue #3)');
+console.log(`machine: ${machine}`);
 console.log(
-  `matching engine benchmark · ${cpus()[0]?.model ?? 'CPU'} · ${cpus().length} cores · Node ${process.version}`,
+  `setup:   one symbol (tick 1, lot 1, band ${fmt(BENCH_SPEC.minPrice)}–${fmt(BENCH_SPEC.maxPrice)}), in process, one thread; ` +
+    `seed ${SEED}; ${RUNS} measured runs per throughput figure (median), after a warm-up`,
 );
 console.log(
-  `setup: one symbol, in process, seed ${SEED}, ${RUNS} runs per figure, output records cleared after each event`,
+  '         throughput and latency are separate passes; latency: every operation timed on its own with ' +
+    'performance.now() into an HDR histogram (ns, 3 significant digits)',
 );
-const results = [measure(MIXED), measure(DEEP_QUEUES)];
+
+const overhead = timerOverhead(1_000_000);
+const results = [await measure(MIXED), await measure(LAGGING_CANCELS)];
 
 progress(`replay: generating a journal of ${fmt(REPLAY_EVENTS)} events`);
 const replayJournal = generateJournal(MIXED, REPLAY_EVENTS, SEED + 1);
-const replayMs = runEngine(replayJournal);
+progress('replay: rebuilding the book');
+const { result: replayMs, gc: replayGc } = await onFreshEngine((engine) => runEngine(engine, replayJournal));
+const replay = {
+  events: REPLAY_EVENTS,
+  ms: Math.round(replayMs),
+  eventsPerSecond: perSecond(REPLAY_EVENTS, replayMs),
+  gcEvents: replayGc,
+};
+
+console.log('\nresults');
+const rows = [
+  ['', ...results.map((r) => r.scenario)],
+  ['engine ops/s (median)', ...results.map((r) => fmt(r.engine.opsPerSecond))],
+  ['  runs', ...results.map((r) => r.engine.runs.map((n) => (n / 1e6).toFixed(2)).join(' ') + ' M')],
+  ['latency p50', ...results.map((r) => micros(r.engine.latencyNs.p50))],
+  ['latency p99', ...results.map((r) => micros(r.engine.latencyNs.p99))],
+  ['latency p99.9', ...results.map((r) => micros(r.engine.latencyNs.p999))],
+  ['latency p99.99', ...results.map((r) => micros(r.engine.latencyNs.p9999))],
+  ['latency worst', ...results.map((r) => micros(r.engine.latencyNs.max))],
+  ['GC events, measured runs', ...results.map((r) => String(r.engine.gcEventsInMeasuredRuns))],
+  ['GC events, latency pass', ...results.map((r) => String(r.engine.gcEventsInLatencyPass))],
+  ['compared on (events)', ...results.map((r) => fmt(r.comparison.events))],
+  [
+    '  book then (orders/levels)',
+    ...results.map((r) => `${fmt(r.comparison.bookAtEnd.orders)} / ${r.comparison.bookAtEnd.levels}`),
+  ],
+  ['  engine ops/s', ...results.map((r) => fmt(r.comparison.engineOpsPerSecond))],
+  ['  nodejs-order-book ops/s', ...results.map((r) => fmt(r.comparison.nodejsOrderBookOpsPerSecond))],
+  ['  ratio', ...results.map((r) => `${r.comparison.ratio.toFixed(1)}×`)],
+];
+const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+for (const row of rows)
+  console.log(
+    `  ${row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('   ')}`,
+  );
 console.log(
-  `\nreplay: rebuilt a book from a journal of ${fmt(REPLAY_EVENTS)} events in ${(replayMs / 1000).toFixed(2)} s: ${fmt(perSecond(REPLAY_EVENTS, replayMs))} events/s`,
+  `  (timer overhead inside each latency sample: p50 ${micros(overhead.getValueAtPercentile(50))}, p99 ${micros(overhead.getValueAtPercentile(99))})`,
 );
+console.log(
+  `\nreplay: a book rebuilt from a journal of ${fmt(REPLAY_EVENTS)} events in ${(replayMs / 1000).toFixed(2)} s: ` +
+    `${fmt(replay.eventsPerSecond)} events/s (${replayGc} GC events)`,
+);
+
+const mixed = results[0]!;
+const lagging = results[1]!;
+const checks: Array<[string, boolean]> = [
+  ['≥ 2,000,000 ops/s (mixed)', mixed.engine.opsPerSecond >= 2_000_000],
+  ['p99 ≤ 5 µs (mixed)', mixed.engine.latencyNs.p99 <= 5_000],
+  ['no GC in the measured runs', results.every((r) => r.engine.gcEventsInMeasuredRuns === 0)],
+  ['≥ 10× nodejs-order-book (mixed)', mixed.comparison.ratio >= 10],
+  [
+    'no degradation with lagging cancels (≥ 90% of mixed ops/s)',
+    lagging.engine.opsPerSecond >= 0.9 * mixed.engine.opsPerSecond,
+  ],
+];
+console.log(`targets: ${checks.map(([name, ok]) => `${ok ? '✓' : '✗'} ${name}`).join('; ')}`);
 
 const dir = fileURLToPath(new URL('../../../bench-results/', import.meta.url));
 mkdirSync(dir, { recursive: true });
-writeFileSync(
-  join(dir, 'exchange-engine.json'),
-  `${JSON.stringify({ machine: `${cpus()[0]?.model} · ${cpus().length} cores · Node ${process.version}`, results, replay: { events: REPLAY_EVENTS, ms: replayMs, eventsPerSecond: perSecond(REPLAY_EVENTS, replayMs) } }, null, 2)}\n`,
-);
-console.log('results: bench-results/exchange-engine.json');
+const file = join(dir, 'exchange-engine.json');
+const report = {
+  benchmark: 'exchange matching engine core',
+  machine,
+  seed: SEED,
+  runs: RUNS,
+  latencyMethod: 'per-operation performance.now() into an HDR histogram (ns)',
+  timerOverheadNs: { p50: overhead.getValueAtPercentile(50), p99: overhead.getValueAtPercentile(99) },
+  results,
+  replay,
+  targets: Object.fromEntries(checks),
+};
+writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+console.log(`results written to ${file}`);

@@ -31,6 +31,11 @@ export interface Mix {
   /** Share of events that cancel a resting order, and of aggressive (crossing) orders. */
   readonly cancelShare: number;
   readonly crossShare: number;
+  /**
+   * Which orders cancels name: any resting order, or only the oldest tenth of them (cancels that
+   * lag behind new orders, naming orders that have sat long in long queues).
+   */
+  readonly cancels: 'any' | 'oldest';
   /** Events of the journal both engines run for the side-by-side ratio (default: all of it). */
   readonly compareEvents?: number;
 }
@@ -42,14 +47,16 @@ export const MIXED: Mix = {
   depthLevels: 300,
   cancelShare: 0.38,
   crossShare: 0.1,
+  cancels: 'any',
 };
-/** Long queues on few levels, cancels of random (old, deep) orders: where walking a level costs. */
-export const DEEP_QUEUES: Mix = {
-  name: 'deep queues',
+/** Long queues on few levels, cancels lagging behind, naming old orders: where walking a level costs. */
+export const LAGGING_CANCELS: Mix = {
+  name: 'lagging cancels',
   targetOrders: 10_000,
   depthLevels: 20,
   cancelShare: 0.48,
   crossShare: 0.02,
+  cancels: 'oldest',
   // nodejs-order-book does about 10,000 ops/s here: the comparison uses the first 200,000 events.
   compareEvents: 200_000,
 };
@@ -79,8 +86,12 @@ export function generateJournal(mix: Mix, length: number, seed: number): Journal
     quantity: new Float64Array(length),
   };
   const engine = new MatchingEngine(BENCH_SPEC);
+  // Resting orders: `live` for a uniform pick (swap-remove), `arrivals` in arrival order for the
+  // oldest ones (gone orders are skipped lazily; `first` is where the oldest live one may be).
   const live: number[] = [];
   const where = new Map<number, number>();
+  const arrivals: number[] = [];
+  let first = 0;
   const remove = (id: number) => {
     const at = where.get(id);
     if (at === undefined) return;
@@ -90,6 +101,15 @@ export function generateJournal(mix: Mix, length: number, seed: number): Journal
       where.set(last, at);
     }
     where.delete(id);
+  };
+  const pickCancel = (): number => {
+    if (mix.cancels === 'any') return live[Math.floor(random() * live.length)]!;
+    while (!where.has(arrivals[first]!)) first++;
+    // Near the oldest: a random start within a tenth of the book past the oldest live order,
+    // then the first order from there that still rests.
+    let k = first + Math.floor(random() * Math.max(1, live.length / 10));
+    while (k < arrivals.length && !where.has(arrivals[k]!)) k++;
+    return k < arrivals.length ? arrivals[k]! : arrivals[first]!;
   };
   const mid = 100_000;
   let nextId = 1;
@@ -103,7 +123,7 @@ export function generateJournal(mix: Mix, length: number, seed: number): Journal
     let quantity = 1 + Math.floor(random() * 100);
     if (roll < mix.cancelShare + steer && live.length > 0) {
       type = MSG_CANCEL;
-      orderId = live[Math.floor(random() * live.length)]!;
+      orderId = pickCancel();
       price = 0;
       quantity = 0;
     } else if (roll > 1 - mix.crossShare) {
@@ -128,6 +148,7 @@ export function generateJournal(mix: Mix, length: number, seed: number): Journal
     if (type === MSG_NEW) {
       live.push(orderId);
       where.set(orderId, live.length - 1);
+      arrivals.push(orderId);
     }
     const r = engine.out.records;
     for (let k = 0; k < engine.out.count; k++) {

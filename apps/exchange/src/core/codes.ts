@@ -23,6 +23,12 @@ export const RESULT = {
 export type ResultName = keyof typeof RESULT;
 export type ResultCode = (typeof RESULT)[ResultName];
 
+/**
+ * What `submit` returns for a NEW order that was accepted and rests without matching. Not one of
+ * the spec's results (the spec names none for it), so it stays outside the table.
+ */
+export const ACCEPTED = 0;
+
 const RESULT_NAMES = new Map<number, ResultName>(
   Object.entries(RESULT).map(([name, code]) => [code, name as ResultName]),
 );

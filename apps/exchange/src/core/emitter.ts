@@ -6,6 +6,7 @@ import {
   OUT_LEVEL,
   OUT_REJECTED,
   SIDE_BUY,
+  SIDE_SELL,
 } from './codes.ts';
 import type { OutputBuffer } from './output.ts';
 
@@ -48,7 +49,7 @@ export class Emitter {
   /** A match: the buyer's execution, then the seller's (the spec's fixed order). */
   match(buyOrderId: number, sellOrderId: number, price: number, quantity: number): void {
     this.#execution(buyOrderId, SIDE_BUY, price, quantity, sellOrderId);
-    this.#execution(sellOrderId, 1 - SIDE_BUY, price, quantity, buyOrderId);
+    this.#execution(sellOrderId, SIDE_SELL, price, quantity, buyOrderId);
   }
 
   #execution(orderId: number, side: number, price: number, quantity: number, counterOrderId: number): void {

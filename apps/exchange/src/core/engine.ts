@@ -4,9 +4,9 @@
  * Input is a stream of events {seq, type: NEW | CANCEL, …}. The engine
  *   1. checks the sequence: a seq other than the next expected is rejected with OUT_OF_ORDER and
  *      the expected number, and consumes nothing (the sender resends from there);
- *   2. checks the message type (INVALID_MSG_TYPE) and the order (INVALID_ORDER: unknown symbol,
- *      price off the tick grid or outside the band, quantity not whole lots, bad id or side, an
- *      id already resting);
+ *   2. checks the message type (INVALID_MSG_TYPE) and the order (INVALID_ORDER: unknown or
+ *      missing symbol, price off the tick grid or outside the band, quantity not whole lots, bad
+ *      id or side, an id already resting; a CANCEL may omit the symbol, as an id names its order);
  *   3. hands NEW to the book (match, then rest) and CANCEL to the book (CANCEL_SUCCESS, or
  *      CANNOT_CANCEL_ALREADY_MATCHED when the order is no longer there).
  * Every output record carries the input seq and its own position (see output.ts).
@@ -14,7 +14,16 @@
  * Order ids come with the input, assigned upstream by the order manager, so that a replay of
  * the journal reproduces them; the engine has no clock, no randomness and no I/O.
  */
-import { MSG_CANCEL, MSG_NEW, RESULT, SIDE_BUY, SIDE_SELL, type ResultCode, type SideCode } from './codes.ts';
+import {
+  ACCEPTED,
+  MSG_CANCEL,
+  MSG_NEW,
+  RESULT,
+  SIDE_BUY,
+  SIDE_SELL,
+  type ResultCode,
+  type SideCode,
+} from './codes.ts';
 import { Emitter } from './emitter.ts';
 import { LadderOrderBook } from './ladder-order-book.ts';
 import type { OrderBook } from './order-book.ts';
@@ -49,9 +58,6 @@ export interface EngineOptions {
   /** Seq of the first expected event (default 1). */
   readonly nextSeq?: number;
 }
-
-/** `submit`'s result when a NEW order was accepted and rests without matching. */
-export const ACCEPTED = 0;
 
 export class MatchingEngine {
   readonly spec: SymbolSpec;
@@ -116,6 +122,8 @@ export class MatchingEngine {
   process(event: InputEvent): ResultCode | typeof ACCEPTED {
     const type = event.type === 'NEW' ? MSG_NEW : event.type === 'CANCEL' ? MSG_CANCEL : 0;
     const side = event.side === 'buy' ? SIDE_BUY : event.side === 'sell' ? SIDE_SELL : -1;
+    const symbolMatches =
+      event.symbol === this.spec.symbol || (event.symbol === undefined && type === MSG_CANCEL);
     return this.submit(
       event.seq,
       type,
@@ -123,7 +131,7 @@ export class MatchingEngine {
       side,
       event.price ?? Number.NaN,
       event.quantity ?? Number.NaN,
-      event.symbol === undefined || event.symbol === this.spec.symbol,
+      symbolMatches,
     );
   }
 

@@ -65,6 +65,9 @@ export class OutputBuffer {
 
 export type Side = 'buy' | 'sell';
 
+/** The spec's order statuses, as the API will spell them. */
+export type OrderStatus = 'new' | 'canceled' | 'completed';
+
 interface EventBase {
   readonly v: 1;
   readonly symbol: string;
@@ -78,6 +81,7 @@ export type EngineEvent = EventBase &
   (
     | {
         readonly type: 'order.accepted';
+        readonly status: 'new';
         readonly orderId: number;
         readonly side: Side;
         readonly price: number;
@@ -93,9 +97,10 @@ export type EngineEvent = EventBase &
         readonly quantity: number;
         readonly counterOrderId: number;
       }
-    | { readonly type: 'order.completed'; readonly orderId: number }
+    | { readonly type: 'order.completed'; readonly status: 'completed'; readonly orderId: number }
     | {
         readonly type: 'order.canceled';
+        readonly status: 'canceled';
         readonly result: 'CANCEL_SUCCESS';
         readonly orderId: number;
         readonly canceledQuantity: number;
@@ -129,6 +134,7 @@ export function toEvents(symbol: string, out: OutputBuffer): EngineEvent[] {
         events.push({
           ...base,
           type: 'order.accepted',
+          status: 'new',
           orderId: r[o + 3]!,
           side: sideName(r[o + 4]!),
           price: r[o + 5]!,
@@ -149,12 +155,13 @@ export function toEvents(symbol: string, out: OutputBuffer): EngineEvent[] {
         });
         break;
       case OUT_COMPLETED:
-        events.push({ ...base, type: 'order.completed', orderId: r[o + 3]! });
+        events.push({ ...base, type: 'order.completed', status: 'completed', orderId: r[o + 3]! });
         break;
       case OUT_CANCELED:
         events.push({
           ...base,
           type: 'order.canceled',
+          status: 'canceled',
           result: 'CANCEL_SUCCESS',
           orderId: r[o + 3]!,
           canceledQuantity: r[o + 4]!,

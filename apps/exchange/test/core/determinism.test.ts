@@ -3,10 +3,10 @@ import t from 'tap';
 import { MatchingEngine, type EngineSnapshot } from '../../src/core/engine.ts';
 import { toEvents } from '../../src/core/output.ts';
 import { SPEC } from './helpers.ts';
-import { randomStream } from './stream.ts';
+import { sampleStream } from './stream.ts';
 
 /** Runs events through an engine and returns its output as JSON lines. */
-function run(engine: MatchingEngine, events: ReturnType<typeof randomStream>): string {
+function run(engine: MatchingEngine, events: ReturnType<typeof sampleStream>): string {
   const lines: string[] = [];
   for (const event of events) {
     engine.out.clear();
@@ -19,7 +19,7 @@ function run(engine: MatchingEngine, events: ReturnType<typeof randomStream>): s
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 t.test('the same sequenced input yields byte-identical output', async (t) => {
-  const stream = randomStream(7, 5_000);
+  const stream = sampleStream(7, 5_000);
   const first = run(new MatchingEngine(SPEC), stream);
   const second = run(new MatchingEngine(SPEC), stream);
   t.ok(first.length > 0);
@@ -27,7 +27,7 @@ t.test('the same sequenced input yields byte-identical output', async (t) => {
 });
 
 t.test('snapshot at any sequence, restore, replay the rest: equals a straight run', async (t) => {
-  const stream = randomStream(11, 3_000);
+  const stream = sampleStream(11, 3_000);
   const straight = new MatchingEngine(SPEC);
   const straightOut = run(straight, stream);
   for (const cut of [0, 1, 17, 500, 1_234, 2_999, 3_000]) {
