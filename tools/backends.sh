@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Starts, stops and reports the real servers on loopback, with data under a temporary directory.
-#   tools/backends.sh up [redis] [nats]     install if needed, start, wait until each answers
-#   tools/backends.sh down [redis] [nats]   stop them; no process is left behind
+#   tools/backends.sh up [server…]     install if needed, start, wait until each answers
+#   tools/backends.sh down [server…]   stop them; no process is left behind
 #   tools/backends.sh status
-# Ports: REDIS_PORT (16379), NATS_PORT (14222), MINIO_PORT (19000), NGINX_PORT (18088, proxying to NGINX_UPSTREAM,
-# default 127.0.0.1:8080: the local stand-in for the ingress). Prints NAME=URL for each server.
+# Servers: redis nats minio nginx cassandra elasticsearch kubernetes (etcd + kube-apiserver);
+# `up`/`down` without names mean all of them. Each prints NAME=WHERE for the tests. Ports:
+#   REDIS_PORT 16379, NATS_PORT 14222, MINIO_PORT 19000, NGINX_PORT 18088 (proxying to
+#   NGINX_UPSTREAM, default 127.0.0.1:8080: the local stand-in for the ingress), CASSANDRA_PORT
+#   19042 (storage 17000), ELASTICSEARCH_PORT 19200 (transport 19300), ETCD_PORT 12379 (peer
+#   12380), KUBE_APISERVER_PORT 16443. Heaps: CASSANDRA_HEAP 1g, ELASTICSEARCH_HEAP 512m.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -13,11 +17,90 @@ NATS_PORT="${NATS_PORT:-14222}"
 MINIO_PORT="${MINIO_PORT:-19000}"
 NGINX_PORT="${NGINX_PORT:-18088}"
 NGINX_UPSTREAM="${NGINX_UPSTREAM:-127.0.0.1:8080}"
+CASSANDRA_PORT="${CASSANDRA_PORT:-19042}"
+CASSANDRA_STORAGE_PORT="${CASSANDRA_STORAGE_PORT:-17000}"
+CASSANDRA_HEAP="${CASSANDRA_HEAP:-1g}"
+ELASTICSEARCH_PORT="${ELASTICSEARCH_PORT:-19200}"
+ELASTICSEARCH_TRANSPORT_PORT="${ELASTICSEARCH_TRANSPORT_PORT:-19300}"
+ELASTICSEARCH_HEAP="${ELASTICSEARCH_HEAP:-512m}"
+ETCD_PORT="${ETCD_PORT:-12379}"
+ETCD_PEER_PORT="${ETCD_PEER_PORT:-12380}"
+KUBE_APISERVER_PORT="${KUBE_APISERVER_PORT:-16443}"
+ALL_SERVERS=(redis nats minio nginx cassandra elasticsearch kubernetes)
 
-nginx_config() {
-  local dir="$TESSERA_RUN/nginx-data"
-  mkdir -p "$dir/logs"
-  cat >"$dir/nginx.conf" <<CONF
+# The servers this invocation is bringing up and has not yet seen ready: if `up` fails (a server
+# did not answer in time), they are stopped on the way out, so that a failure leaves no process.
+STARTING=()
+trap 'status=$?; if ((status != 0 && ${#STARTING[@]})); then for name in "${STARTING[@]}"; do stop "$name"; done; fi' EXIT
+
+pidfile() { echo "$TESSERA_RUN/$1.pid"; }
+datadir() { echo "$TESSERA_RUN/$1-data"; }
+running() { [[ -f $(pidfile "$1") ]] && kill -0 "$(cat "$(pidfile "$1")")" 2>/dev/null; }
+
+# start NAME PORT COMMAND…: runs COMMAND in its own session (so that `down` can stop everything
+# it spawned), logging to $TESSERA_RUN/NAME.log, and waits until PORT accepts connections. The
+# caller prepares NAME's data directory.
+start() {
+  local name=$1 port=$2
+  shift 2
+  local logfile="$TESSERA_RUN/$name.log" variable
+  variable="$(echo "$name" | tr 'a-z-' 'A-Z_')_PORT"
+  port_free "$name" "$port" "$variable"
+  STARTING+=("$name")
+  setsid "$@" >"$logfile" 2>&1 </dev/null &
+  local pid=$!
+  echo "$pid" >"$(pidfile "$name")"
+  wait_for_port "$name" "$port" "$logfile" "${START_TIMEOUT:-60}" "$pid"
+}
+
+# A fresh, empty data directory for NAME (what an earlier run left is removed).
+fresh_datadir() {
+  local dir
+  dir=$(datadir "$1")
+  rm -rf "$dir" && mkdir -p "$dir"
+  echo "$dir"
+}
+
+# stop NAME: SIGTERM to its whole process group, SIGKILL after 10 s, then its data is removed.
+stop() {
+  local name=$1 file pid
+  file=$(pidfile "$name")
+  [[ -f $file ]] || return 0
+  pid=$(cat "$file")
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$file"
+  rm -rf "$(datadir "$name")"
+}
+
+up_redis() {
+  running redis || start redis "$REDIS_PORT" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" \
+    --appendonly no --dir "$(fresh_datadir redis)"
+  echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
+}
+
+up_nats() {
+  running nats || start nats "$NATS_PORT" "$TESSERA_BIN/nats-server" -a 127.0.0.1 -p "$NATS_PORT" -js \
+    -sd "$(fresh_datadir nats)"
+  echo "NATS_URL=nats://127.0.0.1:$NATS_PORT"
+}
+
+up_minio() {
+  if ! running minio; then
+    MINIO_ROOT_USER=tessera MINIO_ROOT_PASSWORD=tessera-secret-key MINIO_BROWSER=off \
+      start minio "$MINIO_PORT" "$TESSERA_BIN/minio" server --quiet --address "127.0.0.1:$MINIO_PORT" \
+      "$(fresh_datadir minio)"
+  fi
+  echo "MINIO_URL=http://tessera:tessera-secret-key@127.0.0.1:$MINIO_PORT"
+}
+
+up_nginx() {
+  if ! running nginx; then
+    local dir
+    dir=$(fresh_datadir nginx)
+    mkdir -p "$dir/logs"
+    cat >"$dir/nginx.conf" <<CONF
 worker_processes 1;
 pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
@@ -42,72 +125,209 @@ http {
   }
 }
 CONF
-  echo "$dir/nginx.conf"
+    start nginx "$NGINX_PORT" /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" -g "daemon off;"
+  fi
+  echo "NGINX_URL=http://127.0.0.1:$NGINX_PORT"
 }
 
-pidfile() { echo "$TESSERA_RUN/$1.pid"; }
-running() { [[ -f $(pidfile "$1") ]] && kill -0 "$(cat "$(pidfile "$1")")" 2>/dev/null; }
+# The module flags of Cassandra's Java 17 options (conf/jvm17-server.options): it reaches into
+# JDK internals for off-heap memory, mmap cleaning and JMX.
+CASSANDRA_JPMS=(
+  -Djdk.attach.allowAttachSelf=true
+  --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-exports=java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED
+  --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
+  --add-exports=java.rmi/sun.rmi.server=ALL-UNNAMED
+  --add-exports=java.sql/java.sql=ALL-UNNAMED
+  --add-exports=java.base/java.lang.ref=ALL-UNNAMED
+  --add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED
+  --add-opens=java.base/java.lang.module=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.loader=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.reflect=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.math=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.module=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.util.jar=ALL-UNNAMED
+  --add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.math=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED
+)
 
-start() {
-  local name=$1 port=$2
-  shift 2
-  if running "$name"; then return; fi
-  local dir="$TESSERA_RUN/$name-data" logfile="$TESSERA_RUN/$name.log"
-  [[ $name == nginx ]] || { rm -rf "$dir" && mkdir -p "$dir"; }
-  "$@" >"$logfile" 2>&1 &
-  echo $! >"$(pidfile "$name")"
-  wait_for_port "$name" "$port" "$logfile"
+up_cassandra() {
+  if ! running cassandra; then
+    local home="$TESSERA_CACHE/cassandra-$CASSANDRA_VERSION" dir
+    dir=$(fresh_datadir cassandra)
+    # One node, one token, no auth, everything on loopback; the rest are Cassandra's defaults.
+    cat >"$dir/cassandra.yaml" <<YAML
+cluster_name: tessera-test
+num_tokens: 1
+auto_bootstrap: false
+partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+endpoint_snitch: SimpleSnitch
+data_file_directories: [$dir/data]
+commitlog_directory: $dir/commitlog
+saved_caches_directory: $dir/saved_caches
+hints_directory: $dir/hints
+cdc_raw_directory: $dir/cdc_raw
+commitlog_sync: periodic
+commitlog_sync_period: 10000ms
+seed_provider:
+  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+    parameters:
+      - seeds: "127.0.0.1:$CASSANDRA_STORAGE_PORT"
+listen_address: 127.0.0.1
+rpc_address: 127.0.0.1
+storage_port: $CASSANDRA_STORAGE_PORT
+native_transport_port: $CASSANDRA_PORT
+start_native_transport: true
+authenticator: AllowAllAuthenticator
+authorizer: AllowAllAuthorizer
+YAML
+    cat >"$dir/logback.xml" <<'XML'
+<configuration>
+  <appender name="STDOUT" class="ch.qos.logback.core.ConsoleAppender">
+    <encoder><pattern>%-5level [%thread] %date{ISO8601} %logger{0}: %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="STDOUT" /></root>
+</configuration>
+XML
+    START_TIMEOUT=180 start cassandra "$CASSANDRA_PORT" java -Xms"$CASSANDRA_HEAP" -Xmx"$CASSANDRA_HEAP" \
+      -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -XX:ActiveProcessorCount=2 -Djava.net.preferIPv4Stack=true "${CASSANDRA_JPMS[@]}" \
+      -Dcassandra-foreground=yes -Dcassandra.config="file://$dir/cassandra.yaml" \
+      -Dcassandra.storagedir="$dir" -Dlogback.configurationFile="$dir/logback.xml" \
+      -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.ring_delay_ms=0 \
+      -Dcassandra.superuser_setup_delay_ms=0 \
+      -cp "$home/lib/*" org.apache.cassandra.service.CassandraDaemon
+  fi
+  echo "CASSANDRA_URL=cassandra://127.0.0.1:$CASSANDRA_PORT/datacenter1"
+}
+
+up_elasticsearch() {
+  if ! running elasticsearch; then
+    local dir home
+    dir=$(fresh_datadir elasticsearch)
+    # Elasticsearch refuses to run as root: as root, it runs as `nobody` from a copy of its
+    # files that `nobody` can read (the cache is under root's home).
+    home="$TESSERA_CACHE/elasticsearch-$ELASTICSEARCH_VERSION"
+    local as=()
+    if [[ $(id -u) -eq 0 ]]; then
+      cp -a "$home" "$dir/home"
+      home="$dir/home"
+      mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
+      chown -R 65534:65534 "$dir"
+      as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    fi
+    mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
+    ES_JAVA_HOME="${ES_JAVA_HOME:-$(java_home)}" ES_TMPDIR="$dir/tmp" \
+      ES_JAVA_OPTS="-Xms$ELASTICSEARCH_HEAP -Xmx$ELASTICSEARCH_HEAP -XX:ActiveProcessorCount=2" \
+      START_TIMEOUT=180 start elasticsearch "$ELASTICSEARCH_PORT" "${as[@]}" "$home/bin/elasticsearch" \
+      -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 -Ehttp.port="$ELASTICSEARCH_PORT" \
+      -Etransport.port="$ELASTICSEARCH_TRANSPORT_PORT" -Epath.data="$dir/data" -Epath.logs="$dir/logs" \
+      -Expack.security.enabled=false -Ecluster.routing.allocation.disk.threshold_enabled=false
+    wait_for_http elasticsearch "$TESSERA_RUN/elasticsearch.log" 120 \
+      "http://127.0.0.1:$ELASTICSEARCH_PORT/_cluster/health?wait_for_status=yellow&timeout=1s"
+  fi
+  echo "ELASTICSEARCH_URL=http://127.0.0.1:$ELASTICSEARCH_PORT"
+}
+
+java_home() { java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p'; }
+
+# envtest's pair: etcd, then kube-apiserver in front of it, with a throwaway CA, serving
+# certificate and service-account key, one static admin token, RBAC on. No kubelet: objects
+# are stored and watched, nothing is scheduled.
+up_kubernetes() {
+  if ! running etcd; then
+    start etcd "$ETCD_PORT" "$TESSERA_BIN/etcd" --name tessera-test --data-dir "$(fresh_datadir etcd)" \
+      --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+      --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+      --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+      --initial-cluster "tessera-test=http://127.0.0.1:$ETCD_PEER_PORT" --unsafe-no-fsync
+  fi
+  local dir
+  dir=$(datadir kube-apiserver)
+  if ! running kube-apiserver; then
+    dir=$(fresh_datadir kube-apiserver)
+    (
+      cd "$dir"
+      openssl req -x509 -newkey rsa:2048 -nodes -days 7 -subj /CN=tessera-test-ca -keyout ca.key -out ca.crt
+      openssl req -newkey rsa:2048 -nodes -subj /CN=kube-apiserver -keyout apiserver.key -out apiserver.csr
+      printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >san.ext
+      openssl x509 -req -days 7 -in apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial -extfile san.ext \
+        -out apiserver.crt
+      openssl genrsa -out service-account.key 2048
+      openssl rsa -in service-account.key -pubout -out service-account.pub
+      echo "$(openssl rand -hex 24),tessera-admin,tessera-admin,system:masters" >tokens.csv
+    ) >"$dir/pki.log" 2>&1 || { cat "$dir/pki.log" >&2; die "could not make the API server's certificates"; }
+    START_TIMEOUT=120 start kube-apiserver "$KUBE_APISERVER_PORT" "$TESSERA_BIN/kube-apiserver" \
+      --etcd-servers="http://127.0.0.1:$ETCD_PORT" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
+      --secure-port="$KUBE_APISERVER_PORT" --cert-dir="$dir" \
+      --tls-cert-file="$dir/apiserver.crt" --tls-private-key-file="$dir/apiserver.key" \
+      --token-auth-file="$dir/tokens.csv" --authorization-mode=RBAC \
+      --service-account-issuer="https://127.0.0.1:$KUBE_APISERVER_PORT" \
+      --service-account-key-file="$dir/service-account.pub" \
+      --service-account-signing-key-file="$dir/service-account.key" \
+      --service-cluster-ip-range=10.96.0.0/24 --allow-privileged=true
+    local token
+    token=$(cut -d, -f1 "$dir/tokens.csv")
+    cat >"$dir/kubeconfig" <<YAML
+apiVersion: v1
+kind: Config
+clusters:
+  - name: tessera-test
+    cluster:
+      server: https://127.0.0.1:$KUBE_APISERVER_PORT
+      certificate-authority: $dir/ca.crt
+users:
+  - name: tessera-admin
+    user:
+      token: $token
+contexts:
+  - name: tessera-test
+    context: { cluster: tessera-test, user: tessera-admin }
+current-context: tessera-test
+YAML
+    wait_for_http kube-apiserver "$TESSERA_RUN/kube-apiserver.log" 120 --cacert "$dir/ca.crt" \
+      -H "Authorization: Bearer $token" "https://127.0.0.1:$KUBE_APISERVER_PORT/readyz"
+  fi
+  echo "KUBECONFIG=$dir/kubeconfig"
 }
 
 up() {
-  "$(dirname "$0")/install.sh" "$@"
+  local tools=()
   for name in "$@"; do
     case "$name" in
-      redis)
-        start redis "$REDIS_PORT" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
-          --dir "$TESSERA_RUN/redis-data"
-        echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
-        ;;
-      nats)
-        start nats "$NATS_PORT" "$TESSERA_BIN/nats-server" -a 127.0.0.1 -p "$NATS_PORT" -js \
-          -sd "$TESSERA_RUN/nats-data"
-        echo "NATS_URL=nats://127.0.0.1:$NATS_PORT"
-        ;;
-      minio)
-        export MINIO_ROOT_USER=tessera MINIO_ROOT_PASSWORD=tessera-secret-key MINIO_BROWSER=off
-        start minio "$MINIO_PORT" "$TESSERA_BIN/minio" server --quiet --address "127.0.0.1:$MINIO_PORT" \
-          "$TESSERA_RUN/minio-data"
-        echo "MINIO_URL=http://tessera:tessera-secret-key@127.0.0.1:$MINIO_PORT"
-        ;;
-      nginx)
-        rm -rf "$TESSERA_RUN/nginx-data"
-        local config
-        config=$(nginx_config)
-        start nginx "$NGINX_PORT" /usr/sbin/nginx -c "$config" -p "$TESSERA_RUN/nginx-data" -g "daemon off;"
-        echo "NGINX_URL=http://127.0.0.1:$NGINX_PORT"
-        ;;
-      *) die "unknown server '$name' (known: redis nats minio nginx)" ;;
+      redis | nats | minio | nginx | cassandra | elasticsearch | kubernetes) tools+=("$name") ;;
+      *) die "unknown server '$name' (known: ${ALL_SERVERS[*]})" ;;
     esac
+  done
+  "$(dirname "$0")/install.sh" "${tools[@]}"
+  for name in "$@"; do
+    "up_$name"
+    STARTING=() # each up_NAME returns once its server answers
   done
 }
 
 down() {
   for name in "$@"; do
-    local file
-    file=$(pidfile "$name")
-    [[ -f $file ]] || continue
-    local pid
-    pid=$(cat "$file")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$file"
-    rm -rf "$TESSERA_RUN/$name-data"
+    case "$name" in
+      kubernetes) stop kube-apiserver && stop etcd ;;
+      *) stop "$name" ;;
+    esac
   done
 }
 
 status() {
-  for name in redis nats minio nginx; do
+  for name in redis nats minio nginx cassandra elasticsearch etcd kube-apiserver; do
     if running "$name"; then echo "$name: running (pid $(cat "$(pidfile "$name")"))"; else echo "$name: stopped"; fi
   done
 }
@@ -115,10 +335,10 @@ status() {
 command=${1:-status}
 shift || true
 servers=("$@")
-((${#servers[@]})) || servers=(redis nats)
+((${#servers[@]})) || servers=("${ALL_SERVERS[@]}")
 case "$command" in
   up) up "${servers[@]}" ;;
   down) down "${servers[@]}" ;;
   status) status ;;
-  *) die "usage: tools/backends.sh up|down|status [redis] [nats] [minio] [nginx]" ;;
+  *) die "usage: tools/backends.sh up|down|status [${ALL_SERVERS[*]}]" ;;
 esac

@@ -41,16 +41,151 @@ go_tool() {
   log "$name built in $((SECONDS - started)) s"
 }
 
-install_schemathesis() {
-  local venv="$TESSERA_CACHE/venv"
-  if [[ -x "$venv/bin/st" ]] && "$venv/bin/st" --version | grep -q "$SCHEMATHESIS_VERSION"; then return; fi
-  log "installing schemathesis $SCHEMATHESIS_VERSION (PyPI, in $venv)…"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+# go_wrapped NAME PACKAGE MODULE VERSION [SIBLING_VERSION]: builds the command PACKAGE of a module
+# whose go.mod has `replace` directives, which `go install pkg@version` refuses. A small wrapper
+# module in the cache requires MODULE@VERSION and repeats its replaces; a replace by a local
+# path (a sibling module of the same repository, such as Kubernetes' staging modules) becomes
+# that module's published SIBLING_VERSION (default VERSION). Checksums are verified as usual.
+go_wrapped() {
+  local name=$1 package=$2 module=$3 version=$4 siblings=${5:-$4}
+  local stamp="$TESSERA_BIN/.$name.version"
+  if [[ -x "$TESSERA_BIN/$name" && -f $stamp && $(cat "$stamp") == "$module@$version" ]]; then return; fi
+  command -v go >/dev/null || die "Go is needed to build $name"
+  log "building $name from $module $version (wrapper module, a few minutes cold)…"
+  local started=$SECONDS dir="$TESSERA_CACHE/go-wrappers/$name" gomod
+  rm -rf "$dir" && mkdir -p "$dir"
+  gomod=$(cd "$dir" && GOFLAGS=-mod=mod go mod download -json "$module@$version" | sed -n 's/^\t"GoMod": "\(.*\)",$/\1/p')
+  [[ -f $gomod ]] || die "could not fetch $module@$version"
+  {
+    echo "module tessera.local/tools/$name"
+    echo
+    awk '/^go [0-9]/ { print; exit }' "$gomod"
+    echo
+    echo "require $module $version"
+    echo
+    awk -v siblings="$siblings" '
+      /^replace \($/ { block = 1; next }
+      block && /^\)$/ { block = 0; next }
+      /^replace / { sub(/^replace /, ""); rewrite($0); next }
+      block { rewrite($0) }
+      function rewrite(line,   parts, words, left, right) {
+        split(line, parts, "=>")
+        left = parts[1]; right = parts[2]
+        gsub(/^[ \t]+|[ \t]+$/, "", left); gsub(/^[ \t]+|[ \t]+$/, "", right)
+        if (right ~ /^\.\.?\//) {
+          if (right ~ /FORBIDDEN/) return # a guard against importing, not a module
+          split(left, words, " ")
+          print "replace " words[1] " => " words[1] " " siblings
+        } else print "replace " left " => " right
+      }' "$gomod"
+  } >"$dir/go.mod"
+  if ! (cd "$dir" && export GOTOOLCHAIN=local GOFLAGS=-mod=mod && go get "$package@$version" &&
+    go build -o "$TESSERA_BIN/$name" "$package") >"$dir/build.log" 2>&1; then
+    grep -v '^go: downloading' "$dir/build.log" | tail -n 40 >&2
+    die "$name did not build (log: $dir/build.log)"
+  fi
+  echo "$module@$version" >"$stamp"
+  log "$name built in $((SECONDS - started)) s"
 }
 
+# The chart-testing linters (yamllint, yamale) and its default schema and lint rules.
+install_chart_testing() {
+  # Through the wrapper too: the proxy serves this exact version but not the module's version
+  # list, which `go install pkg@version` asks for (to report deprecation) and fails on.
+  go_wrapped ct github.com/helm/chart-testing/v3/ct github.com/helm/chart-testing/v3 "$CHART_TESTING_VERSION"
+  install_venv_package yamllint "$YAMLLINT_VERSION"
+  install_venv_package yamale "$YAMALE_VERSION"
+  local etc="$TESSERA_CACHE/ct-etc"
+  if [[ -f $etc/.version && $(cat "$etc/.version") == "$CHART_TESTING_VERSION" ]]; then return; fi
+  local dir
+  dir=$(GOFLAGS=-mod=mod go mod download -json "github.com/helm/chart-testing/v3@$CHART_TESTING_VERSION" |
+    sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+  mkdir -p "$etc"
+  cp "$dir/etc/chart_schema.yaml" "$dir/etc/lintconf.yaml" "$etc/"
+  echo "$CHART_TESTING_VERSION" >"$etc/.version"
+}
+
+# Maven: resolves ARTIFACT (group:artifact:version[:type]) with what it needs into DIR.
+maven_copy() {
+  local dir=$1 group=$2 artifact=$3 version=$4 type=${5:-jar}
+  command -v mvn >/dev/null || die "Maven is needed for $artifact"
+  mkdir -p "$dir"
+  cat >"$dir/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>tessera.local.tools</groupId>
+  <artifactId>$artifact-runtime</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency>
+      <groupId>$group</groupId>
+      <artifactId>$artifact</artifactId>
+      <version>$version</version>
+      <type>$type</type>
+    </dependency>
+  </dependencies>
+</project>
+POM
+  if ! mvn --batch-mode -Dstyle.color=never --file "$dir/pom.xml" dependency:copy-dependencies \
+    -DoutputDirectory="$dir/lib" -DincludeScope=runtime >"$dir/maven.log" 2>&1; then
+    grep -E 'ERROR|BUILD' "$dir/maven.log" | tail -n 20 >&2
+    die "Maven could not fetch $group:$artifact:$version (log: $dir/maven.log)"
+  fi
+}
+
+install_cassandra() {
+  local home="$TESSERA_CACHE/cassandra-$CASSANDRA_VERSION"
+  if [[ -f $home/.complete ]]; then return; fi
+  log "fetching Cassandra $CASSANDRA_VERSION (Maven: cassandra-all and its dependencies)…"
+  local started=$SECONDS
+  rm -rf "$home"
+  maven_copy "$home" org.apache.cassandra cassandra-all "$CASSANDRA_VERSION"
+  touch "$home/.complete"
+  log "Cassandra fetched in $((SECONDS - started)) s"
+}
+
+install_elasticsearch() {
+  local home="$TESSERA_CACHE/elasticsearch-$ELASTICSEARCH_VERSION"
+  if [[ -f $home/.complete ]]; then return; fi
+  log "fetching Elasticsearch $ELASTICSEARCH_VERSION (Maven: the integ-test distribution)…"
+  local started=$SECONDS
+  rm -rf "$home" "$home.zip.d"
+  maven_copy "$home.zip.d" org.elasticsearch.distribution.integ-test-zip elasticsearch "$ELASTICSEARCH_VERSION" zip
+  mkdir -p "$home"
+  python3 -m zipfile -e "$home.zip.d/lib/elasticsearch-$ELASTICSEARCH_VERSION.zip" "$home.unzipped"
+  mv "$home.unzipped/elasticsearch-$ELASTICSEARCH_VERSION"/* "$home/"
+  rm -rf "$home.unzipped" "$home.zip.d"
+  chmod +x "$home"/bin/* "$home"/modules/*/bin/* 2>/dev/null || true
+  touch "$home/.complete"
+  log "Elasticsearch fetched in $((SECONDS - started)) s"
+}
+
+install_etcd_client() {
+  if command -v etcdctl >/dev/null; then return; fi
+  log "installing etcd-client (Debian)…"
+  apt_install etcd-client
+}
+
+# A package into the cache's Python virtual environment (created on first use).
+install_venv_package() {
+  local package=$1 version=$2 venv="$TESSERA_CACHE/venv"
+  [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
+  local installed
+  installed=$("$venv/bin/pip" show "$package" 2>/dev/null || true)
+  if [[ $installed == *$'\nVersion: '"$version"$'\n'* ]]; then return; fi
+  log "installing $package $version (PyPI, in $venv)…"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "$package==$version"
+}
+
+install_schemathesis() {
+  install_venv_package schemathesis "$SCHEMATHESIS_VERSION"
+}
+
+ALL=(redis nats minio nginx helm kubeconform k6 helm-unittest chart-testing etcd-client kubernetes cassandra
+  elasticsearch schemathesis)
 targets=("$@")
-((${#targets[@]})) || targets=(redis nats minio nginx helm kubeconform k6 schemathesis)
+((${#targets[@]})) || targets=("${ALL[@]}")
 for target in "${targets[@]}"; do
   case "$target" in
     redis) install_redis ;;
@@ -60,7 +195,22 @@ for target in "${targets[@]}"; do
     kubeconform) go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" ;;
     k6) go_tool k6 go.k6.io/k6 "$K6_VERSION" ;;
     minio) go_tool minio github.com/minio/minio "$MINIO_VERSION" ;;
+    helm-unittest)
+      go_wrapped helm-unittest github.com/helm-unittest/helm-unittest/cmd/helm-unittest \
+        github.com/helm-unittest/helm-unittest "$HELM_UNITTEST_VERSION"
+      ;;
+    chart-testing) install_chart_testing ;;
+    etcd-client) install_etcd_client ;;
+    kubernetes)
+      # envtest's pair: etcd and kube-apiserver (no kubelet). Kubernetes publishes its staging
+      # modules (k8s.io/api, …) as v0.MINOR.PATCH for release v1.MINOR.PATCH.
+      go_wrapped etcd go.etcd.io/etcd/server/v3 go.etcd.io/etcd/server/v3 "$ETCD_VERSION"
+      go_wrapped kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes "$KUBERNETES_VERSION" \
+        "v0.${KUBERNETES_VERSION#v1.}"
+      ;;
+    cassandra) install_cassandra ;;
+    elasticsearch) install_elasticsearch ;;
     schemathesis) install_schemathesis ;;
-    *) die "unknown tool '$target' (known: redis nats minio nginx helm kubeconform k6 schemathesis)" ;;
+    *) die "unknown tool '$target' (known: ${ALL[*]})" ;;
   esac
 done

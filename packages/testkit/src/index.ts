@@ -1,2 +1,2 @@
 export { backend, type Backend, type BackendName } from './backends.ts';
-export { tool, type ToolName } from './tools.ts';
+export { tool, toolCache, toolsPath, type ToolName } from './tools.ts';

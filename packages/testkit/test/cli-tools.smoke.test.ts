@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import t from 'tap';
-import { tool } from '../src/tools.ts';
+import t, { type Test } from 'tap';
+import { tool, toolCache, toolsPath } from '../src/tools.ts';
 
 const run = promisify(execFile);
-t.setTimeout(900_000); // a cold machine builds helm first (go install, a few minutes)
+t.setTimeout(1_800_000); // a cold machine builds helm, helm-unittest and ct first (go install, minutes)
 
 t.test('kubeconform runs', async (t) => {
   const kubeconform = await tool('kubeconform');
@@ -33,4 +33,80 @@ t.test('helm 3 creates, lints and renders a chart for a given Kubernetes version
     env,
   });
   t.match(stdout, /kind: Deployment/);
+});
+
+/** A chart made by `helm create` in a temporary directory, with helm's state kept there too. */
+async function scratchChart(t: Test): Promise<{ chart: string; env: NodeJS.ProcessEnv }> {
+  const helm = await tool('helm');
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-chart-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const env = {
+    ...process.env,
+    PATH: toolsPath(),
+    HELM_CACHE_HOME: join(dir, 'cache'),
+    HELM_CONFIG_HOME: join(dir, 'config'),
+    HELM_DATA_HOME: join(dir, 'data'),
+  };
+  const chart = join(dir, 'charts', 'smoke');
+  mkdirSync(join(dir, 'charts'));
+  await run(helm, ['create', chart], { env });
+  return { chart, env };
+}
+
+const UNIT_TEST = (replicas: number) => `suite: deployment
+templates:
+  - deployment.yaml
+tests:
+  - it: sets the replica count from the values
+    set:
+      replicaCount: 3
+    asserts:
+      - isKind:
+          of: Deployment
+      - equal:
+          path: spec.replicas
+          value: ${replicas}
+`;
+
+t.test("helm-unittest runs a chart's unit tests, and fails on a wrong expectation", async (t) => {
+  const unittest = await tool('helm-unittest');
+  const { chart, env } = await scratchChart(t);
+  mkdirSync(join(chart, 'tests'));
+  writeFileSync(join(chart, 'tests', 'deployment_test.yaml'), UNIT_TEST(3));
+  const { stdout } = await run(unittest, [chart], { env });
+  t.match(stdout, /Tests:\s+1 passed/);
+  writeFileSync(join(chart, 'tests', 'deployment_test.yaml'), UNIT_TEST(4));
+  await t.rejects(run(unittest, [chart], { env }), 'a failed assertion is a non-zero exit');
+});
+
+t.test('chart-testing lints a chart (helm lint, yamllint, yamale against its chart schema)', async (t) => {
+  const ct = await tool('chart-testing');
+  const { chart, env } = await scratchChart(t);
+  const etc = join(toolCache(), 'ct-etc');
+  const lint = (target: string) =>
+    run(
+      ct,
+      [
+        'lint',
+        '--charts',
+        target,
+        '--chart-yaml-schema',
+        join(etc, 'chart_schema.yaml'),
+        '--lint-conf',
+        join(etc, 'lintconf.yaml'),
+        '--validate-maintainers=false',
+        '--check-version-increment=false',
+      ],
+      { env, cwd: join(chart, '..', '..') },
+    );
+  const { stdout } = await lint(chart);
+  t.match(stdout, /All charts linted successfully/);
+  writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: smoke\n'); // no version
+  await t.rejects(lint(chart), 'a Chart.yaml without a version fails the schema');
+});
+
+t.test('etcdctl (Debian) runs', async (t) => {
+  const etcdctl = await tool('etcd-client');
+  const { stdout } = await run(etcdctl, ['version'], { env: { ...process.env, ETCDCTL_API: '3' } });
+  t.match(stdout, /etcdctl version/);
 });
