@@ -28,16 +28,17 @@ install_nginx() {
   [[ -x /usr/sbin/nginx ]] || die "nginx did not install"
 }
 
-# go_tool NAME MODULE/PATH VERSION: builds a Go command into the cache, once per version.
+# go_tool NAME MODULE/PATH VERSION [LDFLAGS]: builds a Go command into the cache, once per version
+# (LDFLAGS, e.g. -X main.version=…, for a command that reports "development" otherwise).
 go_tool() {
-  local name=$1 package=$2 version=$3
-  local stamp="$TESSERA_BIN/.$name.version"
-  if [[ -x "$TESSERA_BIN/$name" && -f $stamp && $(cat "$stamp") == "$version" ]]; then return; fi
+  local name=$1 package=$2 version=$3 ldflags=${4:-}
+  local stamp="$TESSERA_BIN/.$name.version" wanted="$version${4:+ $4}"
+  if [[ -x "$TESSERA_BIN/$name" && -f $stamp && $(cat "$stamp") == "$wanted" ]]; then return; fi
   command -v go >/dev/null || die "Go is needed to build $name (go install)"
   log "building $name $version (go install)…"
   local started=$SECONDS
-  GOBIN="$TESSERA_BIN" go install "$package@$version"
-  echo "$version" >"$stamp"
+  GOBIN="$TESSERA_BIN" go install -ldflags="$ldflags" "$package@$version"
+  echo "$wanted" >"$stamp"
   log "$name built in $((SECONDS - started)) s"
 }
 
@@ -192,7 +193,10 @@ for target in "${targets[@]}"; do
     nats) install_nats ;;
     nginx) install_nginx ;;
     helm) go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
-    kubeconform) go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" ;;
+    kubeconform)
+      go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" \
+        "-X main.version=$KUBECONFORM_VERSION"
+      ;;
     k6) go_tool k6 go.k6.io/k6 "$K6_VERSION" ;;
     minio) go_tool minio github.com/minio/minio "$MINIO_VERSION" ;;
     helm-unittest)
