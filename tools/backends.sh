@@ -4,11 +4,14 @@
 #   tools/backends.sh down [server…]   stop them; no process is left behind
 #   tools/backends.sh status
 # Servers: redis nats minio nginx cassandra elasticsearch kubernetes (etcd + kube-apiserver);
-# `up`/`down` without names mean all of them. Each prints NAME=WHERE for the tests. Ports:
+# `up`/`down` without names mean all of them. `up` prints NAME=WHERE for each (REDIS_URL, …,
+# TEST_KUBECONFIG) and STARTED=NAME for each it started itself (a server of an earlier `up` with
+# the same settings is reused; one with other settings is an error). Ports (and variables):
 #   REDIS_PORT 16379, NATS_PORT 14222, MINIO_PORT 19000, NGINX_PORT 18088 (proxying to
 #   NGINX_UPSTREAM, default 127.0.0.1:8080: the local stand-in for the ingress), CASSANDRA_PORT
-#   19042 (storage 17000), ELASTICSEARCH_PORT 19200 (transport 19300), ETCD_PORT 12379 (peer
-#   12380), KUBE_APISERVER_PORT 16443. Heaps: CASSANDRA_HEAP 1g, ELASTICSEARCH_HEAP 512m.
+#   19042 (CASSANDRA_STORAGE_PORT 17000), ELASTICSEARCH_PORT 19200 (ELASTICSEARCH_TRANSPORT_PORT
+#   19300), ETCD_PORT 12379 (ETCD_PEER_PORT 12380), KUBE_APISERVER_PORT 16443.
+# Heaps: CASSANDRA_HEAP 1g, ELASTICSEARCH_HEAP 512m. Logs and data: $TESSERA_RUN (lib.sh).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -28,30 +31,47 @@ ETCD_PEER_PORT="${ETCD_PEER_PORT:-12380}"
 KUBE_APISERVER_PORT="${KUBE_APISERVER_PORT:-16443}"
 ALL_SERVERS=(redis nats minio nginx cassandra elasticsearch kubernetes)
 
-# The servers this invocation is bringing up and has not yet seen ready: if `up` fails (a server
-# did not answer in time), they are stopped on the way out, so that a failure leaves no process.
-STARTING=()
-trap 'status=$?; if ((status != 0 && ${#STARTING[@]})); then for name in "${STARTING[@]}"; do stop "$name"; done; fi' EXIT
+# The processes this invocation started: if it fails (a server did not answer in time, or it
+# was interrupted), all of them are stopped on the way out, so that a failure leaves nothing.
+STARTED_HERE=()
+trap 'code=$?; if ((code != 0)); then for name in "${STARTED_HERE[@]}"; do stop "$name"; done; fi' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 
 pidfile() { echo "$TESSERA_RUN/$1.pid"; }
+# What a running server was started with (its port, and settings that change what it is).
+settingsfile() { echo "$TESSERA_RUN/$1.settings"; }
 datadir() { echo "$TESSERA_RUN/$1-data"; }
 running() { [[ -f $(pidfile "$1") ]] && kill -0 "$(cat "$(pidfile "$1")")" 2>/dev/null; }
 
-# start NAME PORT COMMAND…: runs COMMAND in its own session (so that `down` can stop everything
-# it spawned), logging to $TESSERA_RUN/NAME.log, and waits until PORT accepts connections. The
-# caller prepares NAME's data directory.
+# already_up NAME SETTINGS: true when NAME runs with these SETTINGS (a server of an earlier `up`,
+# reused); fails loudly when it runs with others, since the caller would get the wrong server.
+already_up() {
+  local name=$1 settings=$2
+  running "$name" || return 1
+  local had
+  had=$(cat "$(settingsfile "$name")" 2>/dev/null || echo unknown)
+  [[ $had == "$settings" ]] ||
+    die "$name is already running with other settings ($had, not $settings): stop it first (tools/backends.sh down)"
+}
+
+# start NAME PORT SETTINGS COMMAND…: runs COMMAND in its own session (so that `down` can stop
+# everything it spawned), logging to $TESSERA_RUN/NAME.log, and waits until PORT accepts
+# connections. The caller prepares NAME's data directory and checks its other ports.
 start() {
-  local name=$1 port=$2
-  shift 2
-  local logfile="$TESSERA_RUN/$name.log" variable
-  variable="$(echo "$name" | tr 'a-z-' 'A-Z_')_PORT"
-  port_free "$name" "$port" "$variable"
-  STARTING+=("$name")
+  local name=$1 port=$2 settings=$3
+  shift 3
+  local logfile="$TESSERA_RUN/$name.log"
+  port_free "$name" "$port" "$(port_variable "$name")"
+  STARTED_HERE+=("$name")
   setsid "$@" >"$logfile" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" >"$(pidfile "$name")"
+  echo "$settings" >"$(settingsfile "$name")"
   wait_for_port "$name" "$port" "$logfile" "${START_TIMEOUT:-60}" "$pid"
 }
+
+port_variable() { echo "$(echo "$1" | tr 'a-z-' 'A-Z_')_PORT"; }
 
 # A fresh, empty data directory for NAME (what an earlier run left is removed).
 fresh_datadir() {
@@ -70,33 +90,45 @@ stop() {
   kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -KILL -- "-$pid" 2>/dev/null || true
-  rm -f "$file"
+  rm -f "$file" "$(settingsfile "$name")"
   rm -rf "$(datadir "$name")"
 }
 
 up_redis() {
-  running redis || start redis "$REDIS_PORT" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" \
-    --appendonly no --dir "$(fresh_datadir redis)"
+  if ! already_up redis "port $REDIS_PORT"; then
+    local dir
+    dir=$(fresh_datadir redis)
+    start redis "$REDIS_PORT" "port $REDIS_PORT" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" \
+      --appendonly no --dir "$dir"
+    echo "STARTED=redis"
+  fi
   echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
 }
 
 up_nats() {
-  running nats || start nats "$NATS_PORT" "$TESSERA_BIN/nats-server" -a 127.0.0.1 -p "$NATS_PORT" -js \
-    -sd "$(fresh_datadir nats)"
+  if ! already_up nats "port $NATS_PORT"; then
+    local dir
+    dir=$(fresh_datadir nats)
+    start nats "$NATS_PORT" "port $NATS_PORT" "$TESSERA_BIN/nats-server" -a 127.0.0.1 -p "$NATS_PORT" -js -sd "$dir"
+    echo "STARTED=nats"
+  fi
   echo "NATS_URL=nats://127.0.0.1:$NATS_PORT"
 }
 
 up_minio() {
-  if ! running minio; then
+  if ! already_up minio "port $MINIO_PORT"; then
+    local dir
+    dir=$(fresh_datadir minio)
     MINIO_ROOT_USER=tessera MINIO_ROOT_PASSWORD=tessera-secret-key MINIO_BROWSER=off \
-      start minio "$MINIO_PORT" "$TESSERA_BIN/minio" server --quiet --address "127.0.0.1:$MINIO_PORT" \
-      "$(fresh_datadir minio)"
+      start minio "$MINIO_PORT" "port $MINIO_PORT" "$TESSERA_BIN/minio" server --quiet \
+      --address "127.0.0.1:$MINIO_PORT" "$dir"
+    echo "STARTED=minio"
   fi
   echo "MINIO_URL=http://tessera:tessera-secret-key@127.0.0.1:$MINIO_PORT"
 }
 
 up_nginx() {
-  if ! running nginx; then
+  if ! already_up nginx "port $NGINX_PORT, upstream $NGINX_UPSTREAM"; then
     local dir
     dir=$(fresh_datadir nginx)
     mkdir -p "$dir/logs"
@@ -125,7 +157,9 @@ http {
   }
 }
 CONF
-    start nginx "$NGINX_PORT" /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" -g "daemon off;"
+    start nginx "$NGINX_PORT" "port $NGINX_PORT, upstream $NGINX_UPSTREAM" /usr/sbin/nginx -c "$dir/nginx.conf" \
+      -p "$dir" -g "daemon off;"
+    echo "STARTED=nginx"
   fi
   echo "NGINX_URL=http://127.0.0.1:$NGINX_PORT"
 }
@@ -164,7 +198,9 @@ CASSANDRA_JPMS=(
 )
 
 up_cassandra() {
-  if ! running cassandra; then
+  local settings="port $CASSANDRA_PORT, storage $CASSANDRA_STORAGE_PORT, heap $CASSANDRA_HEAP"
+  if ! already_up cassandra "$settings"; then
+    port_free cassandra "$CASSANDRA_STORAGE_PORT" CASSANDRA_STORAGE_PORT
     local home="$TESSERA_CACHE/cassandra-$CASSANDRA_VERSION" dir
     dir=$(fresh_datadir cassandra)
     # One node, one token, no auth, everything on loopback; the rest are Cassandra's defaults.
@@ -201,19 +237,22 @@ YAML
   <root level="INFO"><appender-ref ref="STDOUT" /></root>
 </configuration>
 XML
-    START_TIMEOUT=180 start cassandra "$CASSANDRA_PORT" java -Xms"$CASSANDRA_HEAP" -Xmx"$CASSANDRA_HEAP" \
+    START_TIMEOUT=180 start cassandra "$CASSANDRA_PORT" "$settings" java -Xms"$CASSANDRA_HEAP" -Xmx"$CASSANDRA_HEAP" \
       -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -XX:ActiveProcessorCount=2 -Djava.net.preferIPv4Stack=true "${CASSANDRA_JPMS[@]}" \
       -Dcassandra-foreground=yes -Dcassandra.config="file://$dir/cassandra.yaml" \
       -Dcassandra.storagedir="$dir" -Dlogback.configurationFile="$dir/logback.xml" \
       -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.ring_delay_ms=0 \
       -Dcassandra.superuser_setup_delay_ms=0 \
       -cp "$home/lib/*" org.apache.cassandra.service.CassandraDaemon
+    echo "STARTED=cassandra"
   fi
   echo "CASSANDRA_URL=cassandra://127.0.0.1:$CASSANDRA_PORT/datacenter1"
 }
 
 up_elasticsearch() {
-  if ! running elasticsearch; then
+  local settings="port $ELASTICSEARCH_PORT, transport $ELASTICSEARCH_TRANSPORT_PORT, heap $ELASTICSEARCH_HEAP"
+  if ! already_up elasticsearch "$settings"; then
+    port_free elasticsearch "$ELASTICSEARCH_TRANSPORT_PORT" ELASTICSEARCH_TRANSPORT_PORT
     local dir home
     dir=$(fresh_datadir elasticsearch)
     # Elasticsearch refuses to run as root: as root, it runs as `nobody` from a copy of its
@@ -230,12 +269,13 @@ up_elasticsearch() {
     mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
     ES_JAVA_HOME="${ES_JAVA_HOME:-$(java_home)}" ES_TMPDIR="$dir/tmp" \
       ES_JAVA_OPTS="-Xms$ELASTICSEARCH_HEAP -Xmx$ELASTICSEARCH_HEAP -XX:ActiveProcessorCount=2" \
-      START_TIMEOUT=180 start elasticsearch "$ELASTICSEARCH_PORT" "${as[@]}" "$home/bin/elasticsearch" \
+      START_TIMEOUT=180 start elasticsearch "$ELASTICSEARCH_PORT" "$settings" "${as[@]}" "$home/bin/elasticsearch" \
       -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 -Ehttp.port="$ELASTICSEARCH_PORT" \
       -Etransport.port="$ELASTICSEARCH_TRANSPORT_PORT" -Epath.data="$dir/data" -Epath.logs="$dir/logs" \
       -Expack.security.enabled=false -Ecluster.routing.allocation.disk.threshold_enabled=false
     wait_for_http elasticsearch "$TESSERA_RUN/elasticsearch.log" 120 \
       "http://127.0.0.1:$ELASTICSEARCH_PORT/_cluster/health?wait_for_status=yellow&timeout=1s"
+    echo "STARTED=elasticsearch"
   fi
   echo "ELASTICSEARCH_URL=http://127.0.0.1:$ELASTICSEARCH_PORT"
 }
@@ -246,8 +286,14 @@ java_home() { java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.h
 # certificate and service-account key, one static admin token, RBAC on. No kubelet: objects
 # are stored and watched, nothing is scheduled.
 up_kubernetes() {
-  if ! running etcd; then
-    start etcd "$ETCD_PORT" "$TESSERA_BIN/etcd" --name tessera-test --data-dir "$(fresh_datadir etcd)" \
+  local started=""
+  if ! already_up etcd "port $ETCD_PORT, peer $ETCD_PEER_PORT"; then
+    port_free etcd "$ETCD_PEER_PORT" ETCD_PEER_PORT
+    local data
+    data=$(fresh_datadir etcd)
+    started=yes
+    start etcd "$ETCD_PORT" "port $ETCD_PORT, peer $ETCD_PEER_PORT" "$TESSERA_BIN/etcd" --name tessera-test \
+      --data-dir "$data" \
       --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
       --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
       --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
@@ -255,7 +301,8 @@ up_kubernetes() {
   fi
   local dir
   dir=$(datadir kube-apiserver)
-  if ! running kube-apiserver; then
+  if ! already_up kube-apiserver "port $KUBE_APISERVER_PORT, etcd $ETCD_PORT"; then
+    started=yes
     dir=$(fresh_datadir kube-apiserver)
     (
       cd "$dir"
@@ -268,7 +315,8 @@ up_kubernetes() {
       openssl rsa -in service-account.key -pubout -out service-account.pub
       echo "$(openssl rand -hex 24),tessera-admin,tessera-admin,system:masters" >tokens.csv
     ) >"$dir/pki.log" 2>&1 || { cat "$dir/pki.log" >&2; die "could not make the API server's certificates"; }
-    START_TIMEOUT=120 start kube-apiserver "$KUBE_APISERVER_PORT" "$TESSERA_BIN/kube-apiserver" \
+    START_TIMEOUT=120 start kube-apiserver "$KUBE_APISERVER_PORT" "port $KUBE_APISERVER_PORT, etcd $ETCD_PORT" \
+      "$TESSERA_BIN/kube-apiserver" \
       --etcd-servers="http://127.0.0.1:$ETCD_PORT" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
       --secure-port="$KUBE_APISERVER_PORT" --cert-dir="$dir" \
       --tls-cert-file="$dir/apiserver.crt" --tls-private-key-file="$dir/apiserver.key" \
@@ -299,7 +347,8 @@ YAML
     wait_for_http kube-apiserver "$TESSERA_RUN/kube-apiserver.log" 120 --cacert "$dir/ca.crt" \
       -H "Authorization: Bearer $token" "https://127.0.0.1:$KUBE_APISERVER_PORT/readyz"
   fi
-  echo "KUBECONFIG=$dir/kubeconfig"
+  [[ -z $started ]] || echo "STARTED=kubernetes"
+  echo "TEST_KUBECONFIG=$dir/kubeconfig"
 }
 
 up() {
@@ -311,10 +360,7 @@ up() {
     esac
   done
   "$(dirname "$0")/install.sh" "${tools[@]}"
-  for name in "$@"; do
-    "up_$name"
-    STARTING=() # each up_NAME returns once its server answers
-  done
+  for name in "$@"; do "up_$name"; done
 }
 
 down() {

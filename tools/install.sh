@@ -69,7 +69,10 @@ go_wrapped() {
       block && /^\)$/ { block = 0; next }
       /^replace / { sub(/^replace /, ""); rewrite($0); next }
       block { rewrite($0) }
+      /^godebug / { print } # settings the module is meant to be built with
       function rewrite(line,   parts, words, left, right) {
+        sub(/[ \t]*\/\/.*$/, "", line) # a trailing comment
+        if (line !~ /=>/) return # a blank or comment-only line of the block
         split(line, parts, "=>")
         left = parts[1]; right = parts[2]
         gsub(/^[ \t]+|[ \t]+$/, "", left); gsub(/^[ \t]+|[ \t]+$/, "", right)
@@ -80,9 +83,9 @@ go_wrapped() {
         } else print "replace " left " => " right
       }' "$gomod"
   } >"$dir/go.mod"
-  if ! (cd "$dir" && export GOTOOLCHAIN=local GOFLAGS=-mod=mod && go get "$package@$version" &&
+  if ! (cd "$dir" && export GOFLAGS=-mod=mod && go get "$package@$version" &&
     go build -o "$TESSERA_BIN/$name" "$package") >"$dir/build.log" 2>&1; then
-    grep -v '^go: downloading' "$dir/build.log" | tail -n 40 >&2
+    { grep -v '^go: downloading' "$dir/build.log" || true; } | tail -n 40 >&2
     die "$name did not build (log: $dir/build.log)"
   fi
   echo "$module@$version" >"$stamp"
@@ -102,7 +105,8 @@ install_chart_testing() {
   dir=$(GOFLAGS=-mod=mod go mod download -json "github.com/helm/chart-testing/v3@$CHART_TESTING_VERSION" |
     sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
   mkdir -p "$etc"
-  cp "$dir/etc/chart_schema.yaml" "$dir/etc/lintconf.yaml" "$etc/"
+  # (install, not cp: the module cache's files are read-only, and a later version must replace them)
+  install -m 644 "$dir/etc/chart_schema.yaml" "$dir/etc/lintconf.yaml" "$etc/"
   echo "$CHART_TESTING_VERSION" >"$etc/.version"
 }
 
@@ -130,7 +134,7 @@ maven_copy() {
 POM
   if ! mvn --batch-mode -Dstyle.color=never --file "$dir/pom.xml" dependency:copy-dependencies \
     -DoutputDirectory="$dir/lib" -DincludeScope=runtime >"$dir/maven.log" 2>&1; then
-    grep -E 'ERROR|BUILD' "$dir/maven.log" | tail -n 20 >&2
+    tail -n 40 "$dir/maven.log" >&2
     die "Maven could not fetch $group:$artifact:$version (log: $dir/maven.log)"
   fi
 }

@@ -4,7 +4,8 @@ set -euo pipefail
 
 TESSERA_CACHE="${TESSERA_CACHE:-$HOME/.cache/tessera}"
 TESSERA_BIN="$TESSERA_CACHE/bin"
-TESSERA_RUN="${TESSERA_RUN:-${TMPDIR:-/tmp}/tessera-backends}"
+# Per user: two users' servers must not share pid files, logs or data.
+TESSERA_RUN="${TESSERA_RUN:-${TMPDIR:-/tmp}/tessera-backends-$(id -u)}"
 mkdir -p "$TESSERA_BIN" "$TESSERA_RUN"
 
 # Pinned versions (bump here, nowhere else).
@@ -19,7 +20,8 @@ HELM_UNITTEST_VERSION="v1.1.2"
 CHART_TESTING_VERSION="v3.14.0"
 YAMLLINT_VERSION="1.38.0"
 YAMALE_VERSION="6.1.0"
-# The API server and the etcd it was released with (the Kubernetes module's own etcd client).
+# The API server, and the newest patch of the etcd minor it is built against (its go.mod
+# requires the etcd 3.6 client).
 KUBERNETES_VERSION="v1.34.4"
 ETCD_VERSION="v3.6.16"
 CASSANDRA_VERSION="5.0.8"

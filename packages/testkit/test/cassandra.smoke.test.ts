@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import cassandra from 'cassandra-driver';
 import t from 'tap';
 import { backend } from '../src/backends.ts';
@@ -15,19 +16,22 @@ t.test('Cassandra: a keyspace, a table, a write and a read (mail storage in dist
   });
   await client.connect();
   t.teardown(() => client.shutdown());
+  // A keyspace of its own, dropped afterwards: the server may be a shared one (CASSANDRA_URL).
+  const keyspace = `smoke_${randomBytes(4).toString('hex')}`;
   await client.execute(
-    "CREATE KEYSPACE IF NOT EXISTS smoke WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+    `CREATE KEYSPACE ${keyspace} WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}`,
   );
+  t.teardown(() => client.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`));
   await client.execute(
-    'CREATE TABLE IF NOT EXISTS smoke.messages (mailbox text, id timeuuid, subject text, size int, PRIMARY KEY (mailbox, id)) WITH CLUSTERING ORDER BY (id DESC)',
+    `CREATE TABLE ${keyspace}.messages (mailbox text, id timeuuid, subject text, size int, PRIMARY KEY (mailbox, id)) WITH CLUSTERING ORDER BY (id DESC)`,
   );
-  const insert = 'INSERT INTO smoke.messages (mailbox, id, subject, size) VALUES (?, ?, ?, ?)';
+  const insert = `INSERT INTO ${keyspace}.messages (mailbox, id, subject, size) VALUES (?, ?, ?, ?)`;
   const first = cassandra.types.TimeUuid.now();
   const second = cassandra.types.TimeUuid.now();
   await client.execute(insert, ['alice', first, 'hello', 120], { prepare: true });
   await client.execute(insert, ['alice', second, 'again', 64], { prepare: true });
   const result = await client.execute(
-    'SELECT id, subject, size FROM smoke.messages WHERE mailbox = ?',
+    `SELECT id, subject, size FROM ${keyspace}.messages WHERE mailbox = ?`,
     ['alice'],
     { prepare: true },
   );

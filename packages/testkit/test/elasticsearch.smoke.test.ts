@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
 import t from 'tap';
 import { backend } from '../src/backends.ts';
@@ -14,8 +15,9 @@ t.test('Elasticsearch: index, refresh, search (mail search in distributed mode)'
   const nodes = await client.nodes.info({ filter_path: 'nodes.*.version' });
   t.match(Object.values(nodes.nodes)[0]?.version, /^8\./, 'Elasticsearch 8');
   t.equal((await client.cluster.health()).status === 'red', false, 'the cluster is usable');
-  const index = 'smoke-mail';
-  if (await client.indices.exists({ index })) await client.indices.delete({ index });
+  // An index of its own, deleted afterwards: the server may be a shared one (ELASTICSEARCH_URL).
+  const index = `smoke-mail-${randomBytes(4).toString('hex')}`;
+  t.teardown(() => client.indices.delete({ index }, { ignore: [404] }));
   await client.indices.create({
     index,
     mappings: {

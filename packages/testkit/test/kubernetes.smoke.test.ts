@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import {
   ApiextensionsV1Api,
+  CoreV1Api,
   CoordinationV1Api,
   CustomObjectsApi,
   KubeConfig,
@@ -54,10 +56,10 @@ interface SymbolResource {
 }
 
 /** Polls until `check` holds (the API server establishes a CRD asynchronously). */
-async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+async function until(what: () => string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -71,34 +73,51 @@ t.test('kube-apiserver: apply a CRD, create and watch a custom resource, hold a 
   const extensions = config.makeApiClient(ApiextensionsV1Api);
   const custom = config.makeApiClient(CustomObjectsApi);
   const coordination = config.makeApiClient(CoordinationV1Api);
+  const core = config.makeApiClient(CoreV1Api);
+  // A namespace of its own, deleted afterwards (with what it holds, where a controller manager
+  // runs): the API server may be a shared one (TEST_KUBECONFIG).
+  const namespace = `smoke-${randomBytes(4).toString('hex')}`;
+  await core.createNamespace({ body: { metadata: { name: namespace } } });
+  t.teardown(() => core.deleteNamespace({ name: namespace }));
 
   // Server-side apply, as `kubectl apply --server-side` does; applying again changes nothing.
-  await objects.patch(CRD, undefined, undefined, 'tessera-smoke', true, PatchStrategy.ServerSideApply);
-  await objects.patch(CRD, undefined, undefined, 'tessera-smoke', true, PatchStrategy.ServerSideApply);
-  await until('the CRD to be established', async () => {
-    const crd = await extensions.readCustomResourceDefinition({ name: `symbols.${GROUP}` });
-    return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
-  });
+  const apply = () =>
+    objects.patch(CRD, undefined, undefined, 'tessera-smoke', true, PatchStrategy.ServerSideApply);
+  const applied = await apply();
+  const reapplied = await apply();
+  // (The generation counts changes of the spec. The resourceVersion may move meanwhile: the API
+  // server fills in the status while it establishes the CRD.)
+  t.equal(reapplied.metadata?.generation, applied.metadata?.generation, 'applying again changes nothing');
+  await until(
+    () => 'the CRD to be established',
+    async () => {
+      const crd = await extensions.readCustomResourceDefinition({ name: `symbols.${GROUP}` });
+      return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
+    },
+  );
 
   // As an informer does: list (once the new resource is served: until then the API server
   // answers 404 or 429), then watch from the list's resourceVersion.
-  const target = { group: GROUP, version: 'v1alpha1', namespace: 'default', plural: 'symbols' };
+  const target = { group: GROUP, version: 'v1alpha1', namespace, plural: 'symbols' };
   let listed = '';
-  await until('the custom resource to be served', async () => {
-    try {
-      const list = (await custom.listNamespacedCustomObject(target)) as {
-        metadata: { resourceVersion: string };
-      };
-      listed = list.metadata.resourceVersion;
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  await until(
+    () => 'the custom resource to be served',
+    async () => {
+      try {
+        const list = (await custom.listNamespacedCustomObject(target)) as {
+          metadata: { resourceVersion: string };
+        };
+        listed = list.metadata.resourceVersion;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  );
   const seen: string[] = [];
   const watchErrors: unknown[] = [];
   const watching = await new Watch(config).watch(
-    `/apis/${GROUP}/v1alpha1/namespaces/default/symbols`,
+    `/apis/${GROUP}/v1alpha1/namespaces/${namespace}/symbols`,
     { resourceVersion: listed },
     (phase, object: SymbolResource) => seen.push(`${phase} ${object.metadata.name} ${object.spec.replicas}`),
     (error: unknown) => {
@@ -128,8 +147,9 @@ t.test('kube-apiserver: apply a CRD, create and watch a custom resource, hold a 
     { code: 422 },
     'the CRD schema is enforced (replicas >= 1)',
   );
-  await until(`the watch to see both changes (seen: ${seen.join(', ')})`, () =>
-    Promise.resolve(seen.length >= 2 || watchErrors.length > 0),
+  await until(
+    () => `the watch to see both changes (seen: ${seen.join(', ') || 'nothing'})`,
+    () => Promise.resolve(seen.length >= 2 || watchErrors.length > 0),
   );
   t.same(watchErrors, [], 'the watch ran without errors');
   t.same(seen, ['ADDED aapl 1', 'MODIFIED aapl 3']);
@@ -147,9 +167,9 @@ t.test('kube-apiserver: apply a CRD, create and watch a custom resource, hold a 
   });
   const name = 'tessera-operator';
   await coordination.createNamespacedLease({
-    namespace: 'default',
+    namespace,
     body: {
-      metadata: { name, namespace: 'default' },
+      metadata: { name, namespace },
       spec: {
         holderIdentity: 'pod-a',
         leaseDurationSeconds: 15,
@@ -158,16 +178,16 @@ t.test('kube-apiserver: apply a CRD, create and watch a custom resource, hold a 
       },
     },
   });
-  const held = await coordination.readNamespacedLease({ name, namespace: 'default' });
+  const held = await coordination.readNamespacedLease({ name, namespace });
   t.equal(held.spec?.holderIdentity, 'pod-a');
   const renewed = await coordination.replaceNamespacedLease({
     name,
-    namespace: 'default',
+    namespace,
     body: renewal(held),
   });
   t.not(renewed.metadata?.resourceVersion, held.metadata?.resourceVersion, 'the renewal is a new version');
   await t.rejects(
-    coordination.replaceNamespacedLease({ name, namespace: 'default', body: renewal(held) }),
+    coordination.replaceNamespacedLease({ name, namespace, body: renewal(held) }),
     { code: 409 },
     'a renewal from a stale resourceVersion is a conflict (what leader election relies on)',
   );
