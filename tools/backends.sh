@@ -5,8 +5,9 @@
 #   tools/backends.sh status
 # Servers: redis nats minio nginx cassandra elasticsearch kubernetes (etcd + kube-apiserver);
 # `up`/`down` without names mean all of them. `up` prints NAME=WHERE for each (REDIS_URL, …,
-# TEST_KUBECONFIG) and STARTED=NAME for each it started itself (a server of an earlier `up` with
-# the same settings is reused; one with other settings is an error). Ports (and variables):
+# TEST_KUBECONFIG) and STARTED=NAME for each process it started itself (kubernetes: etcd and
+# kube-apiserver); a server of an earlier `up` with the same settings is reused, one with other
+# settings is an error. Ports (and variables):
 #   REDIS_PORT 16379, NATS_PORT 14222, MINIO_PORT 19000, NGINX_PORT 18088 (proxying to
 #   NGINX_UPSTREAM, default 127.0.0.1:8080: the local stand-in for the ingress), CASSANDRA_PORT
 #   19042 (CASSANDRA_STORAGE_PORT 17000), ELASTICSEARCH_PORT 19200 (ELASTICSEARCH_TRANSPORT_PORT
@@ -56,8 +57,9 @@ already_up() {
 }
 
 # start NAME PORT SETTINGS COMMAND…: runs COMMAND in its own session (so that `down` can stop
-# everything it spawned), logging to $TESSERA_RUN/NAME.log, and waits until PORT accepts
-# connections. The caller prepares NAME's data directory and checks its other ports.
+# everything it spawned), logging to $TESSERA_RUN/NAME.log, waits until PORT accepts
+# connections, and prints STARTED=NAME. The caller prepares NAME's data directory and checks its
+# other ports.
 start() {
   local name=$1 port=$2 settings=$3
   shift 3
@@ -69,6 +71,7 @@ start() {
   echo "$pid" >"$(pidfile "$name")"
   echo "$settings" >"$(settingsfile "$name")"
   wait_for_port "$name" "$port" "$logfile" "${START_TIMEOUT:-60}" "$pid"
+  echo "STARTED=$name"
 }
 
 port_variable() { echo "$(echo "$1" | tr 'a-z-' 'A-Z_')_PORT"; }
@@ -100,7 +103,6 @@ up_redis() {
     dir=$(fresh_datadir redis)
     start redis "$REDIS_PORT" "port $REDIS_PORT" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" \
       --appendonly no --dir "$dir"
-    echo "STARTED=redis"
   fi
   echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
 }
@@ -110,7 +112,6 @@ up_nats() {
     local dir
     dir=$(fresh_datadir nats)
     start nats "$NATS_PORT" "port $NATS_PORT" "$TESSERA_BIN/nats-server" -a 127.0.0.1 -p "$NATS_PORT" -js -sd "$dir"
-    echo "STARTED=nats"
   fi
   echo "NATS_URL=nats://127.0.0.1:$NATS_PORT"
 }
@@ -122,7 +123,6 @@ up_minio() {
     MINIO_ROOT_USER=tessera MINIO_ROOT_PASSWORD=tessera-secret-key MINIO_BROWSER=off \
       start minio "$MINIO_PORT" "port $MINIO_PORT" "$TESSERA_BIN/minio" server --quiet \
       --address "127.0.0.1:$MINIO_PORT" "$dir"
-    echo "STARTED=minio"
   fi
   echo "MINIO_URL=http://tessera:tessera-secret-key@127.0.0.1:$MINIO_PORT"
 }
@@ -159,7 +159,6 @@ http {
 CONF
     start nginx "$NGINX_PORT" "port $NGINX_PORT, upstream $NGINX_UPSTREAM" /usr/sbin/nginx -c "$dir/nginx.conf" \
       -p "$dir" -g "daemon off;"
-    echo "STARTED=nginx"
   fi
   echo "NGINX_URL=http://127.0.0.1:$NGINX_PORT"
 }
@@ -244,7 +243,6 @@ XML
       -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.ring_delay_ms=0 \
       -Dcassandra.superuser_setup_delay_ms=0 \
       -cp "$home/lib/*" org.apache.cassandra.service.CassandraDaemon
-    echo "STARTED=cassandra"
   fi
   echo "CASSANDRA_URL=cassandra://127.0.0.1:$CASSANDRA_PORT/datacenter1"
 }
@@ -259,14 +257,13 @@ up_elasticsearch() {
     # files that `nobody` can read (the cache is under root's home).
     home="$TESSERA_CACHE/elasticsearch-$ELASTICSEARCH_VERSION"
     local as=()
+    mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
     if [[ $(id -u) -eq 0 ]]; then
       cp -a "$home" "$dir/home"
       home="$dir/home"
-      mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
       chown -R 65534:65534 "$dir"
       as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
     fi
-    mkdir -p "$dir/data" "$dir/logs" "$dir/tmp"
     ES_JAVA_HOME="${ES_JAVA_HOME:-$(java_home)}" ES_TMPDIR="$dir/tmp" \
       ES_JAVA_OPTS="-Xms$ELASTICSEARCH_HEAP -Xmx$ELASTICSEARCH_HEAP -XX:ActiveProcessorCount=2" \
       START_TIMEOUT=180 start elasticsearch "$ELASTICSEARCH_PORT" "$settings" "${as[@]}" "$home/bin/elasticsearch" \
@@ -275,7 +272,6 @@ up_elasticsearch() {
       -Expack.security.enabled=false -Ecluster.routing.allocation.disk.threshold_enabled=false
     wait_for_http elasticsearch "$TESSERA_RUN/elasticsearch.log" 120 \
       "http://127.0.0.1:$ELASTICSEARCH_PORT/_cluster/health?wait_for_status=yellow&timeout=1s"
-    echo "STARTED=elasticsearch"
   fi
   echo "ELASTICSEARCH_URL=http://127.0.0.1:$ELASTICSEARCH_PORT"
 }
@@ -286,12 +282,10 @@ java_home() { java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.h
 # certificate and service-account key, one static admin token, RBAC on. No kubelet: objects
 # are stored and watched, nothing is scheduled.
 up_kubernetes() {
-  local started=""
   if ! already_up etcd "port $ETCD_PORT, peer $ETCD_PEER_PORT"; then
     port_free etcd "$ETCD_PEER_PORT" ETCD_PEER_PORT
     local data
     data=$(fresh_datadir etcd)
-    started=yes
     start etcd "$ETCD_PORT" "port $ETCD_PORT, peer $ETCD_PEER_PORT" "$TESSERA_BIN/etcd" --name tessera-test \
       --data-dir "$data" \
       --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
@@ -302,7 +296,6 @@ up_kubernetes() {
   local dir
   dir=$(datadir kube-apiserver)
   if ! already_up kube-apiserver "port $KUBE_APISERVER_PORT, etcd $ETCD_PORT"; then
-    started=yes
     dir=$(fresh_datadir kube-apiserver)
     (
       cd "$dir"
@@ -347,7 +340,6 @@ YAML
     wait_for_http kube-apiserver "$TESSERA_RUN/kube-apiserver.log" 120 --cacert "$dir/ca.crt" \
       -H "Authorization: Bearer $token" "https://127.0.0.1:$KUBE_APISERVER_PORT/readyz"
   fi
-  [[ -z $started ]] || echo "STARTED=kubernetes"
   echo "TEST_KUBECONFIG=$dir/kubeconfig"
 }
 

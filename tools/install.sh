@@ -28,17 +28,23 @@ install_nginx() {
   [[ -x /usr/sbin/nginx ]] || die "nginx did not install"
 }
 
+# built NAME WHAT: true when the cache holds command NAME built from WHAT (its version stamp).
+built() {
+  local stamp="$TESSERA_BIN/.$1.version"
+  [[ -x "$TESSERA_BIN/$1" && -f $stamp && $(cat "$stamp") == "$2" ]]
+}
+
 # go_tool NAME MODULE/PATH VERSION [LDFLAGS]: builds a Go command into the cache, once per version
 # (LDFLAGS, e.g. -X main.version=…, for a command that reports "development" otherwise).
 go_tool() {
   local name=$1 package=$2 version=$3 ldflags=${4:-}
-  local stamp="$TESSERA_BIN/.$name.version" wanted="$version${4:+ $4}"
-  if [[ -x "$TESSERA_BIN/$name" && -f $stamp && $(cat "$stamp") == "$wanted" ]]; then return; fi
+  local what="$version${4:+ $4}"
+  built "$name" "$what" && return
   command -v go >/dev/null || die "Go is needed to build $name (go install)"
   log "building $name $version (go install)…"
   local started=$SECONDS
   GOBIN="$TESSERA_BIN" go install -ldflags="$ldflags" "$package@$version"
-  echo "$wanted" >"$stamp"
+  echo "$what" >"$TESSERA_BIN/.$name.version"
   log "$name built in $((SECONDS - started)) s"
 }
 
@@ -49,8 +55,7 @@ go_tool() {
 # that module's published SIBLING_VERSION (default VERSION). Checksums are verified as usual.
 go_wrapped() {
   local name=$1 package=$2 module=$3 version=$4 siblings=${5:-$4}
-  local stamp="$TESSERA_BIN/.$name.version"
-  if [[ -x "$TESSERA_BIN/$name" && -f $stamp && $(cat "$stamp") == "$module@$version" ]]; then return; fi
+  built "$name" "$module@$version" && return
   command -v go >/dev/null || die "Go is needed to build $name"
   log "building $name from $module $version (wrapper module, a few minutes cold)…"
   local started=$SECONDS dir="$TESSERA_CACHE/go-wrappers/$name" gomod
@@ -88,7 +93,7 @@ go_wrapped() {
     { grep -v '^go: downloading' "$dir/build.log" || true; } | tail -n 40 >&2
     die "$name did not build (log: $dir/build.log)"
   fi
-  echo "$module@$version" >"$stamp"
+  echo "$module@$version" >"$TESSERA_BIN/.$name.version"
   log "$name built in $((SECONDS - started)) s"
 }
 
@@ -139,31 +144,41 @@ POM
   fi
 }
 
-install_cassandra() {
-  local home="$TESSERA_CACHE/cassandra-$CASSANDRA_VERSION"
-  if [[ -f $home/.complete ]]; then return; fi
-  log "fetching Cassandra $CASSANDRA_VERSION (Maven: cassandra-all and its dependencies)…"
+# fetch_once HOME WHAT COMMAND…: runs COMMAND to fill the cache directory HOME, unless an earlier
+# run completed it (an interrupted one is started over).
+fetch_once() {
+  local home=$1 what=$2
+  shift 2
+  [[ -f $home/.complete ]] && return
+  log "fetching $what…"
   local started=$SECONDS
   rm -rf "$home"
-  maven_copy "$home" org.apache.cassandra cassandra-all "$CASSANDRA_VERSION"
+  "$@"
   touch "$home/.complete"
-  log "Cassandra fetched in $((SECONDS - started)) s"
+  log "fetched in $((SECONDS - started)) s"
+}
+
+install_cassandra() {
+  local home="$TESSERA_CACHE/cassandra-$CASSANDRA_VERSION"
+  fetch_once "$home" "Cassandra $CASSANDRA_VERSION (Maven: cassandra-all and its dependencies)" \
+    maven_copy "$home" org.apache.cassandra cassandra-all "$CASSANDRA_VERSION"
+}
+
+# The integ-test zip, unpacked into HOME (zip does not keep the scripts' execute bits).
+unpack_elasticsearch() {
+  local home=$1 zip="$1.zip.d"
+  rm -rf "$zip"
+  maven_copy "$zip" org.elasticsearch.distribution.integ-test-zip elasticsearch "$ELASTICSEARCH_VERSION" zip
+  python3 -m zipfile -e "$zip/lib/elasticsearch-$ELASTICSEARCH_VERSION.zip" "$zip/unpacked"
+  mv "$zip/unpacked/elasticsearch-$ELASTICSEARCH_VERSION" "$home"
+  rm -rf "$zip"
+  chmod +x "$home"/bin/*
 }
 
 install_elasticsearch() {
   local home="$TESSERA_CACHE/elasticsearch-$ELASTICSEARCH_VERSION"
-  if [[ -f $home/.complete ]]; then return; fi
-  log "fetching Elasticsearch $ELASTICSEARCH_VERSION (Maven: the integ-test distribution)…"
-  local started=$SECONDS
-  rm -rf "$home" "$home.zip.d"
-  maven_copy "$home.zip.d" org.elasticsearch.distribution.integ-test-zip elasticsearch "$ELASTICSEARCH_VERSION" zip
-  mkdir -p "$home"
-  python3 -m zipfile -e "$home.zip.d/lib/elasticsearch-$ELASTICSEARCH_VERSION.zip" "$home.unzipped"
-  mv "$home.unzipped/elasticsearch-$ELASTICSEARCH_VERSION"/* "$home/"
-  rm -rf "$home.unzipped" "$home.zip.d"
-  chmod +x "$home"/bin/* "$home"/modules/*/bin/* 2>/dev/null || true
-  touch "$home/.complete"
-  log "Elasticsearch fetched in $((SECONDS - started)) s"
+  fetch_once "$home" "Elasticsearch $ELASTICSEARCH_VERSION (Maven: the integ-test distribution)" \
+    unpack_elasticsearch "$home"
 }
 
 install_etcd_client() {

@@ -64,7 +64,8 @@ export async function backend(
   const lines = stdout.split('\n');
   const line = lines.find((l) => l.startsWith(`${variable}=`));
   if (line === undefined) throw new Error(`tools/backends.sh up ${name} printed no ${variable}:\n${stdout}`);
-  const started = lines.includes(`STARTED=${name}`);
+  // STARTED=<process> for each process this call started (for kubernetes: etcd, kube-apiserver).
+  const started = lines.some((l) => l.startsWith('STARTED='));
   return {
     url: line.slice(variable.length + 1),
     async stop() {
