@@ -3,7 +3,7 @@
  *
  * For each scenario (see stream.ts), on one generated journal:
  * - throughput: the journal replayed through a fresh engine, median of RUNS runs after a warm-up,
- *   with the GC events counted over the measured runs (PerformanceObserver on 'gc'; each engine is
+ *   with the GC events counted over the measured runs (bench/gc-count.ts; each engine is
  *   built before its run's clock and count start, as a pod builds its book once);
  * - latency: a separate pass timing each event with performance.now() into an HDR histogram;
  * - nodejs-order-book: the same journal (or its first `compareEvents`) through its limit() and
@@ -14,10 +14,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { MSG_NEW } from '../src/core/codes.ts';
 import { MatchingEngine } from '../src/core/engine.ts';
+import { GcCounter } from './gc-count.ts';
 import { latencies, runEngine, runNodejsOrderBook, timerOverhead } from './runners.ts';
 import { BENCH_SPEC, generateJournal, LAGGING_CANCELS, MIXED, type Journal, type Mix } from './stream.ts';
 
@@ -26,13 +26,7 @@ const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SEED = Number(process.env.BENCH_SEED ?? 42);
 
-/** When each GC started (performance.now() time), as Node reports them to observers. */
-const gcStarts: number[] = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) gcStarts.push(entry.startTime);
-}).observe({ entryTypes: ['gc'] });
-/** Node tells observers of a GC some event-loop turns after it: wait until it has. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const gcs = new GcCounter();
 
 /** The collector, exposed by --expose-gc (the bench script passes it). */
 function exposedGc(): () => void {
@@ -47,14 +41,10 @@ const collect = exposedGc();
  * ran. The garbage of the setup (journal generation, earlier runs) and the engine's ladder
  * arrays, its one big allocation, are collected first, so the count is what the run caused.
  */
-async function onFreshEngine<T>(work: (engine: MatchingEngine) => T): Promise<{ result: T; gc: number }> {
+function onFreshEngine<T>(work: (engine: MatchingEngine) => T): Promise<{ result: T; gc: number }> {
   const engine = new MatchingEngine(BENCH_SPEC);
   collect();
-  const from = performance.now();
-  const result = work(engine);
-  const to = performance.now();
-  await settle();
-  return { result, gc: gcStarts.filter((start) => start >= from && start <= to).length };
+  return gcs.count(() => work(engine));
 }
 
 /** `runs` throughput runs of the first `events` of a journal: milliseconds each, GC events in all. */
@@ -78,11 +68,7 @@ const micros = (ns: number) => `${(ns / 1000).toFixed(2)} µs`;
 /** The book after the first `events` of a journal: resting orders and levels. */
 function bookAfter(journal: Journal, events: number): { orders: number; levels: number } {
   const engine = new MatchingEngine(BENCH_SPEC);
-  const { type, orderId, side, price, quantity } = journal;
-  for (let i = 0; i < events; i++) {
-    engine.submit(i + 1, type[i]!, orderId[i]!, side[i]!, price[i]!, quantity[i]!);
-    engine.out.clear();
-  }
+  runEngine(engine, journal, events);
   let levels = 0;
   engine.book.forEachLevel(0, () => levels++);
   engine.book.forEachLevel(1, () => levels++);

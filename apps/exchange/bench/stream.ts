@@ -61,7 +61,8 @@ export const LAGGING_CANCELS: Mix = {
   compareEvents: 200_000,
 };
 
-function rng(seed: number): () => number {
+/** A small seeded generator (mulberry32): the same seed always gives the same numbers. */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { OrderIndex } from '../../src/core/order-index.ts';
-import { rng } from './stream.ts';
+import { rng } from '../../bench/stream.ts';
 
 t.test(
   'agrees with a Map through random inserts, updates and deletes (with growth and clustering)',

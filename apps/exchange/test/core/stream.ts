@@ -168,14 +168,3 @@ export function sampleStream(seed: number, steps: number): InputEvent[] {
   });
   return stream!;
 }
-
-/** A small seeded generator (mulberry32), for tests that need plain random numbers. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
