@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +38,16 @@ t.test('helm 3 creates, lints and renders a chart for a given Kubernetes version
   });
   t.match(stdout, /kind: Deployment/);
 });
+
+/** The standard output of a command that must fail (a non-zero exit); an error if it succeeded. */
+async function failure(command: Promise<{ stdout: string }>): Promise<string> {
+  try {
+    await command;
+  } catch (error) {
+    return (error as { stdout?: string }).stdout ?? '';
+  }
+  throw new Error('the command succeeded, but it should have failed');
+}
 
 /** A chart made by `helm create` in a temporary directory, with helm's state kept there too. */
 async function scratchChart(t: Test): Promise<{ chart: string; env: NodeJS.ProcessEnv }> {
@@ -80,10 +90,14 @@ t.test("helm-unittest runs a chart's unit tests, and fails on a wrong expectatio
   const { stdout } = await run(unittest, [chart], { env });
   t.match(stdout, /Tests:\s+1 passed/);
   writeFileSync(join(chart, 'tests', 'deployment_test.yaml'), UNIT_TEST(4));
-  await t.rejects(run(unittest, [chart], { env }), 'a failed assertion is a non-zero exit');
+  t.match(
+    await failure(run(unittest, [chart], { env })),
+    /Tests:\s+1 failed/,
+    'a failed assertion fails the run',
+  );
 });
 
-t.test('chart-testing lints a chart (helm lint, yamllint, yamale against its chart schema)', async (t) => {
+t.test('chart-testing lints a chart (yamale, yamllint with its rules, helm lint)', async (t) => {
   const ct = await tool('chart-testing');
   const { chart, env } = await scratchChart(t);
   const etc = join(toolCache(), 'ct-etc');
@@ -105,8 +119,8 @@ t.test('chart-testing lints a chart (helm lint, yamllint, yamale against its cha
     );
   const { stdout } = await lint(chart);
   t.match(stdout, /All charts linted successfully/);
-  writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: smoke\n'); // no version
-  await t.rejects(lint(chart), 'a Chart.yaml without a version fails the schema');
+  appendFileSync(join(chart, 'values.yaml'), 'extra: 1   \n'); // valid YAML, helm takes it
+  t.match(await failure(lint(chart)), /trailing spaces/, "yamllint's rules apply");
 });
 
 t.test('etcdctl (Debian) runs', async (t) => {
