@@ -1,7 +1,11 @@
 /**
- * The leaderboard's ports: what the service needs from storage, whatever the backend.
- * Embedded mode implements them over node:sqlite and memory (adapters/embedded); distributed
- * mode over a JetStream win log, Redis sorted sets and Cassandra (later adapters), unchanged core.
+ * The leaderboard's ports: what the service needs from storage, whatever the backend. Embedded
+ * mode implements them over node:sqlite and memory (adapters/embedded); distributed mode over a
+ * JetStream win log, Redis sorted sets and Cassandra. `adapters/select.ts` picks them from the
+ * settings; nothing outside `adapters/` names a concrete adapter.
+ *
+ * The write path is spelled out by the service, step by step, over these ports (append the win,
+ * apply it to the ranking, answer), so no correctness rests on what only one adapter can promise.
  */
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
@@ -15,7 +19,10 @@ export interface AppendResult {
 
 /** The durable record of wins, kept apart from the ranking; the ranking is rebuilt from it. */
 export interface WinLog {
-  /** Records a win; resolves once it is durable and every subscriber has seen it. */
+  /**
+   * Records a win and resolves once it is durable. A match id recorded before appends nothing and
+   * resolves to the original win (whatever its player or points: the service compares them).
+   */
   append(win: NewWin): Promise<AppendResult>;
   /** Wins of `period` with seq > afterSeq, in seq order, in batches. */
   read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]>;
@@ -23,36 +30,45 @@ export interface WinLog {
   periods(): Promise<Period[]>;
   /** Seq of the period's last recorded win (0 when it has none). */
   lastSeq(period: Period): Promise<number>;
-  /** Calls `listener` with each newly recorded batch, in seq order, before the appends resolve. */
-  subscribe(listener: (wins: readonly Win[]) => void): () => void;
   close(): Promise<void>;
 }
 
-/** The live rankings, one per month still in play: a projection of the win log. */
-export interface RankingStore {
-  /** Applies wins in seq order; wins already applied are ignored (redelivery is harmless). */
-  apply(wins: readonly Win[]): Promise<void>;
-  /** Seq of the last win applied to `period`'s ranking (0 when it has none). */
-  appliedSeq(period: Period): Promise<number>;
+/** The reads that both a live ranking and an archived month answer. */
+export interface StandingsReader {
   standing(period: Period, userId: string): Promise<Standing | undefined>;
   top(period: Period, offset: number, limit: number): Promise<Standing[]>;
   around(period: Period, userId: string, n: number): Promise<Standing[] | undefined>;
-  /** Periods with a live ranking. */
+}
+
+/**
+ * The live rankings, one per period still in play: a projection of the win log. Applying is
+ * idempotent per player (each player keeps the seq of the last win counted), so a redelivered or
+ * replayed win changes nothing, and wins of different players may be applied in any order.
+ */
+export interface RankingStore extends StandingsReader {
+  /** Applies one win and answers the player's standing after it (one round trip). */
+  applyWin(win: Win): Promise<Standing>;
+  /** Applies wins in seq order (a rebuild or a catch-up). */
+  applyBatch(wins: readonly Win[]): Promise<void>;
+  /** Highest seq applied to `period`'s ranking (0 when it has none). */
+  appliedSeq(period: Period): Promise<number>;
+  /** Periods with a live ranking, oldest first. */
   periods(): Promise<Period[]>;
   /** Every player of a period in rank order (for archiving). */
   standings(period: Period): AsyncIterable<readonly Standing[]>;
   /** Drops a period's ranking once it is archived. */
   drop(period: Period): Promise<void>;
+  /** Number of players ranked in `period`. */
+  players(period: Period): Promise<number>;
+  close(): Promise<void>;
 }
 
-/** Where a finished month goes: fixed standings, still readable. */
-export interface ArchiveStore {
+/** Where a finished period goes: fixed standings, still readable. */
+export interface ArchiveStore extends StandingsReader {
   isArchived(period: Period): Promise<boolean>;
-  /** Writes a month's final standings; the month reads as archived only once every batch is in. */
+  /** Writes a period's final standings; it reads as archived only once every batch is in. */
   write(period: Period, standings: AsyncIterable<readonly Standing[]>): Promise<number>;
-  standing(period: Period, userId: string): Promise<Standing | undefined>;
-  top(period: Period, offset: number, limit: number): Promise<Standing[]>;
-  around(period: Period, userId: string, n: number): Promise<Standing[] | undefined>;
+  close(): Promise<void>;
 }
 
 export interface Profile {
@@ -64,4 +80,26 @@ export interface Profile {
 export interface ProfileStore {
   get(userIds: readonly string[]): Promise<ReadonlyMap<string, Profile>>;
   put(userId: string, profile: Profile): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Figures for /metrics and readiness, whatever the adapters: each may be unknown. */
+export interface LeaderboardStats {
+  /** Bytes the live rankings hold in this process (embedded only). */
+  rankingBytes?(): number;
+  /** Profile lookups answered by the cache since start. */
+  profileCacheHits?(): number;
+}
+
+/** Every port, as the composition root hands them to the service and the roles. */
+export interface LeaderboardPorts {
+  readonly winLog: WinLog;
+  readonly rankings: RankingStore;
+  readonly archive: ArchiveStore;
+  readonly profiles: ProfileStore;
+  readonly stats: LeaderboardStats;
+  /** True when the stores are shared between processes (roles may run apart). */
+  readonly shared: boolean;
+  /** Background duties of the adapters themselves (checkpoints); stopped by close. */
+  close(): Promise<void>;
 }

@@ -1,7 +1,9 @@
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
+import type { Win } from './core/win.ts';
 import { leaderboardErrors } from './errors.ts';
-import type { ArchiveStore, Profile, ProfileStore, RankingStore, WinLog } from './ports.ts';
+import type { LeaderboardPorts, Profile } from './ports.ts';
+import { readerFor } from './rollover.ts';
 
 /** A top-list or window entry: a standing with the name to show. */
 export interface Entry extends Standing {
@@ -16,62 +18,59 @@ export interface RecordedWin {
 }
 
 export interface LeaderboardServiceOptions {
-  readonly winLog: WinLog;
-  readonly rankings: RankingStore;
-  readonly archive: ArchiveStore;
-  readonly profiles: ProfileStore;
+  readonly ports: Pick<LeaderboardPorts, 'winLog' | 'rankings' | 'archive' | 'profiles'>;
   readonly now: () => number;
   readonly periodOf: (epochMs: number) => Period;
 }
-
-/** The reads both live rankings and archived months answer. */
-type StandingsReader = Pick<RankingStore, 'standing' | 'top' | 'around'>;
 
 /**
  * The leaderboard's use cases over its ports: record a win, read the top list, read one player's
  * standing (with the players around), and keep profiles. No storage detail lives here.
  */
 export class LeaderboardService {
-  readonly #o: LeaderboardServiceOptions;
+  readonly #ports: LeaderboardServiceOptions['ports'];
+  readonly #now: () => number;
+  readonly #periodOf: (epochMs: number) => Period;
 
   constructor(options: LeaderboardServiceOptions) {
-    this.#o = options;
+    this.#ports = options.ports;
+    this.#now = options.now;
+    this.#periodOf = options.periodOf;
   }
 
   currentPeriod(): Period {
-    return this.#o.periodOf(this.#o.now());
+    return this.#periodOf(this.#now());
   }
 
   /**
-   * Appends the win to the durable log (the ranking follows the log), then answers with the
-   * player's standing. A match id seen before adds nothing and answers with the current standing.
+   * The write path, in the order that makes it safe: append the win to the durable log, apply it
+   * to the ranking, answer. A crash between the steps loses nothing, because the ranking is
+   * rebuilt from the log. A retried match (same match id) appends nothing but is applied again —
+   * harmless, as applying is idempotent — so a retry after such a crash still shows the win.
    */
-  async recordWin(input: {
-    userId: string;
-    points: number;
-    matchId?: string | undefined;
-  }): Promise<RecordedWin> {
-    const at = this.#o.now();
-    const { win, duplicate } = await this.#o.winLog.append({
-      period: this.#o.periodOf(at),
+  async recordWin(input: { userId: string; points: number; matchId?: string | undefined }): Promise<RecordedWin> {
+    const at = this.#now();
+    const { win, duplicate } = await this.#ports.winLog.append({
+      period: this.#periodOf(at),
       userId: input.userId,
       points: input.points,
       matchId: input.matchId,
       at,
     });
-    const reader = await this.#reader(win.period);
-    const standing = await reader.standing(win.period, win.userId);
-    if (standing === undefined) throw new Error(`win ${win.seq} is recorded but ${win.userId} is not ranked`);
+    if (duplicate) {
+      assertSameMatch(win, input);
+      // A retry of a match from a period already archived reads the archive, never revives it.
+      const archived = await this.#ports.archive.isArchived(win.period);
+      const standing = archived ? await this.#ports.archive.standing(win.period, win.userId) : undefined;
+      if (standing !== undefined) return { period: win.period, standing, replayed: true };
+    }
+    const standing = await this.#ports.rankings.applyWin(win);
     return { period: win.period, standing, replayed: duplicate };
   }
 
-  async top(
-    period: Period | undefined,
-    offset: number,
-    limit: number,
-  ): Promise<{ period: Period; entries: Entry[] }> {
+  async top(period: Period | undefined, offset: number, limit: number): Promise<{ period: Period; entries: Entry[] }> {
     const month = period ?? this.currentPeriod();
-    const reader = await this.#reader(month);
+    const reader = await readerFor(month, this.#ports);
     const standings = await reader.top(month, offset, limit);
     return { period: month, entries: await this.#named(standings) };
   }
@@ -82,7 +81,7 @@ export class LeaderboardService {
     around: number | undefined,
   ): Promise<{ period: Period; standing: Standing; window?: Entry[] }> {
     const month = period ?? this.currentPeriod();
-    const reader = await this.#reader(month);
+    const reader = await readerFor(month, this.#ports);
     const standing = await reader.standing(month, userId);
     if (standing === undefined) {
       throw leaderboardErrors.LB_USER_NOT_RANKED(`user ${userId} has no score in ${month}`);
@@ -93,24 +92,29 @@ export class LeaderboardService {
   }
 
   async profile(userId: string): Promise<Profile> {
-    const profile = (await this.#o.profiles.get([userId])).get(userId);
+    const profile = (await this.#ports.profiles.get([userId])).get(userId);
     if (profile === undefined) throw leaderboardErrors.LB_PROFILE_NOT_FOUND(`user ${userId} has no profile`);
     return profile;
   }
 
   putProfile(userId: string, profile: Profile): Promise<void> {
-    return this.#o.profiles.put(userId, profile);
-  }
-
-  /** A month is read from the live ranking while it has one, from the archive once archived. */
-  async #reader(period: Period): Promise<StandingsReader> {
-    const live = await this.#o.rankings.periods();
-    if (live.includes(period)) return this.#o.rankings;
-    return (await this.#o.archive.isArchived(period)) ? this.#o.archive : this.#o.rankings;
+    return this.#ports.profiles.put(userId, profile);
   }
 
   async #named(standings: readonly Standing[]): Promise<Entry[]> {
-    const profiles = await this.#o.profiles.get(standings.map((s) => s.userId));
+    const profiles = await this.#ports.profiles.get(standings.map((s) => s.userId));
     return standings.map((s) => ({ ...s, userName: profiles.get(s.userId)?.userName ?? s.userId }));
   }
+}
+
+/**
+ * A match id names one win. Reused for another player or other points it is a client bug (or a
+ * forged retry): refuse it, record nothing, and never show the original player's standing.
+ */
+function assertSameMatch(recorded: Win, input: { userId: string; points: number; matchId?: string | undefined }): void {
+  if (recorded.userId === input.userId && recorded.points === input.points) return;
+  throw leaderboardErrors.LB_MATCH_ID_CONFLICT(
+    `match_id ${JSON.stringify(input.matchId)} was already recorded for another win; a retry must repeat the same user_id and points`,
+    { match_id: input.matchId },
+  );
 }
