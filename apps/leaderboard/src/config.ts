@@ -1,4 +1,4 @@
-import { ConfigError, readConfig, setting, type ConfigOf } from '@tessera/kit';
+import { setting, type ConfigOf } from '@tessera/kit';
 import { periodClock } from './core/period.ts';
 import { TIE_BREAKS } from './core/standing.ts';
 
@@ -21,7 +21,7 @@ export const leaderboardSettings = {
   LEADERBOARD_CHECKPOINT_INTERVAL_MS: setting.int({
     default: 10_000,
     min: 100,
-    description: 'ranking checkpoint period',
+    description: 'ranking checkpoint period (embedded)',
   }),
   LEADERBOARD_ARCHIVE_INTERVAL_MS: setting.int({
     default: 60_000,
@@ -43,22 +43,18 @@ export const leaderboardSettings = {
     min: 1,
     description: 'reads per minute per client',
   }),
-  DATA_FSYNC: setting.bool({
-    default: true,
-    description: 'fsync every commit of the embedded stores (off: a process crash still loses nothing)',
-  }),
 };
 
 export type LeaderboardConfig = ConfigOf<typeof leaderboardSettings>;
 
-export function readLeaderboardConfig(env?: Readonly<Record<string, string | undefined>>): LeaderboardConfig {
-  const config = readConfig(leaderboardSettings, env);
+/** Checks no single setting can make: the time zone must be one Intl knows. */
+export function checkLeaderboardConfig(config: LeaderboardConfig): string[] {
   try {
     periodClock(config.LEADERBOARD_TIMEZONE);
+    return [];
   } catch {
-    throw new ConfigError(
-      `Invalid configuration:\n  LEADERBOARD_TIMEZONE must be an IANA time zone such as UTC or Europe/Paris (got "${config.LEADERBOARD_TIMEZONE}")`,
-    );
+    return [
+      `LEADERBOARD_TIMEZONE must be an IANA time zone such as UTC or Europe/Paris (got "${config.LEADERBOARD_TIMEZONE}")`,
+    ];
   }
-  return config;
 }

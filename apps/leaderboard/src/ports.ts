@@ -100,6 +100,8 @@ export interface LeaderboardPorts {
   readonly stats: LeaderboardStats;
   /** True when the stores are shared between processes (roles may run apart). */
   readonly shared: boolean;
-  /** Background duties of the adapters themselves (checkpoints); stopped by close. */
+  /** Saves what the adapters derive and keep themselves (embedded: ranking checkpoints) now. */
+  checkpoint(): Promise<void>;
+  /** Stops the adapters' own background work and closes every store. */
   close(): Promise<void>;
 }

@@ -1,11 +1,17 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
-import { startPlatform, VERSION } from './platform.ts';
+import { startPlatform, startRole } from './platform.ts';
+import { SERVICES } from './services.ts';
+import { VERSION } from './version.ts';
+
+const ROLES = SERVICES.map((s) => `    ${s.name}: ${Object.keys(s.roles).join(', ')}`).join('\n');
 
 const USAGE = `Usage: tessera <command> [options]
 
 Commands:
   serve                         start the embedded platform (what \`make run\` does)
+  run <service> <role>          run one role of one service as its own process
+${ROLES}
   token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
         [--ttl <seconds>] [--data-dir <dir>]
         scopes: scores:write (game servers), scores:read (clients), profiles:write
@@ -21,6 +27,15 @@ export async function main(argv: readonly string[], env = process.env): Promise<
       case 'serve':
         await startPlatform({ env });
         return -1; // keep running until a signal
+      case 'run': {
+        const [serviceName, role] = rest;
+        const service = SERVICES.find((s) => s.name === serviceName);
+        if (service === undefined || role === undefined) {
+          throw new UsageError(`run needs <service> <role>; the services and their roles:\n${ROLES}`);
+        }
+        await startRole(service, role, { env });
+        return -1;
+      }
       case 'token':
         console.log(await token(rest, env));
         return 0;

@@ -153,14 +153,20 @@ function url(opts: { description?: string } = {}): Setting<string | undefined> {
 
 export const setting = { string, optionalString, int, bool, oneOf, url } as const;
 
+/** Every value that parsed, and one line per variable that did not. */
+export interface ParsedConfig<S extends Record<string, Setting<unknown>>> {
+  readonly values: ConfigOf<S>;
+  readonly problems: readonly string[];
+}
+
 /**
- * Reads every setting and reports all problems at once, so a misconfigured pod fails with one
- * message instead of one restart per mistake.
+ * Reads every setting and collects the problems instead of stopping at the first, so that a
+ * process reading several tables (the platform's and each service's) reports them all at once.
  */
-export function readConfig<S extends Record<string, Setting<unknown>>>(
+export function parseConfig<S extends Record<string, Setting<unknown>>>(
   schema: S,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): ConfigOf<S> {
+): ParsedConfig<S> {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, s] of Object.entries(schema)) {
@@ -171,10 +177,22 @@ export function readConfig<S extends Record<string, Setting<unknown>>>(
       problems.push(error.message);
     }
   }
-  if (problems.length > 0) {
-    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  }
-  return Object.freeze(values) as ConfigOf<S>;
+  return { values: Object.freeze(values) as ConfigOf<S>, problems };
+}
+
+/** One error naming every bad variable, so a misconfigured pod fails once, not once per mistake. */
+export function configError(problems: readonly string[]): ConfigError {
+  return new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+}
+
+/** Reads every setting; throws one ConfigError naming every bad variable. */
+export function readConfig<S extends Record<string, Setting<unknown>>>(
+  schema: S,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ConfigOf<S> {
+  const { values, problems } = parseConfig(schema, env);
+  if (problems.length > 0) throw configError(problems);
+  return values;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -195,4 +213,10 @@ export const platformSettings = {
   OTEL_SERVICE_NAME: setting.string({ default: 'tessera' }),
   SHUTDOWN_TIMEOUT_MS: setting.int({ default: 10000, min: 0 }),
   RATE_LIMIT_ENABLED: setting.bool({ default: true }),
+  DATA_FSYNC: setting.bool({
+    default: true,
+    description: 'fsync every commit of the embedded stores (off: a process crash still loses nothing)',
+  }),
 };
+
+export type PlatformConfig = ConfigOf<typeof platformSettings>;

@@ -1,6 +1,6 @@
 // The public surface of @tessera/kit, listed name by name.
-export { ConfigError, logLevels, platformSettings, readConfig, setting } from './config.ts';
-export type { ConfigOf, Setting } from './config.ts';
+export { ConfigError, configError, logLevels, parseConfig, platformSettings, readConfig, setting } from './config.ts';
+export type { ConfigOf, ParsedConfig, PlatformConfig, Setting } from './config.ts';
 export { createLogger } from './logger.ts';
 export type { Logger } from './logger.ts';
 export { ProblemError, defineErrors, kitErrors, problemBody } from './errors.ts';
@@ -14,7 +14,20 @@ export { loadTls } from './http/tls.ts';
 export { problemResponse, problemSchema } from './http/problem-responses.ts';
 export type { ReadinessCheck } from './http/fastify-types.ts';
 export { serve } from './serve.ts';
-export type { PlatformConfig, RunningService, ServeContext, ServeOptions } from './serve.ts';
+export type { RunningService, ServeOptions, ServiceSelection } from './serve.ts';
+export { defineService } from './service-descriptor.ts';
+export type {
+  ConfiguredService,
+  OpenedService,
+  RoleDescriptor,
+  RoutesOptions,
+  Service,
+  ServiceContext,
+  ServiceDescriptor,
+  SettingsTable,
+  StartedService,
+  StopRole,
+} from './service-descriptor.ts';
 export { startTelemetry } from './telemetry.ts';
 export type { Telemetry, TelemetryOptions } from './telemetry.ts';
 export { installGracefulShutdown } from './shutdown.ts';

@@ -1,27 +1,26 @@
 /**
- * A whole service process from the environment: platform settings, logger, auth, TLS,
- * telemetry, the HTTP app with the service mounted on it, listen, and graceful shutdown. Roles
- * and the embedded runner call this; tests that need finer control use createHttpApp directly.
+ * A process from the environment: the platform's settings and every service's, read in one pass
+ * (one message names every bad variable); then logger, auth, TLS, telemetry, the HTTP app with the
+ * services' routes, listen, and graceful shutdown. `tessera serve` runs every role of every
+ * service here; `tessera run <service> <role>` runs one.
  */
 import type { FastifyInstance } from 'fastify';
 import { createAuthenticator } from './auth.ts';
-import { platformSettings, readConfig } from './config.ts';
-import type { ConfigOf } from './config.ts';
+import { configError, parseConfig, platformSettings } from './config.ts';
+import type { PlatformConfig } from './config.ts';
 import { createHttpApp } from './http/app.ts';
 import { loadTls } from './http/tls.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadOrCreateSecret } from './secret.ts';
+import type { ConfiguredService, Service, StartedService } from './service-descriptor.ts';
 import { installGracefulShutdown } from './shutdown.ts';
 import { startTelemetry } from './telemetry.ts';
-import type { Telemetry } from './telemetry.ts';
 
-export type PlatformConfig = ConfigOf<typeof platformSettings>;
-
-export interface ServeContext {
-  readonly platform: PlatformConfig;
-  readonly logger: Logger;
-  readonly telemetry: Telemetry | undefined;
+/** A service this process runs, and which of its roles (default: every role). */
+export interface ServiceSelection {
+  readonly service: Service;
+  readonly roles?: readonly string[];
 }
 
 export interface ServeOptions {
@@ -30,11 +29,12 @@ export interface ServeOptions {
   description?: string;
   /** Default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Install SIGTERM/SIGINT handlers that close the service (default true). */
+  /** Install SIGTERM/SIGINT handlers that close the process (default true). */
   handleSignals?: boolean;
-  /** Registers the service's routes; close its resources in an app onClose hook. */
-  mount: (app: FastifyInstance, context: ServeContext) => unknown;
-  /** Lines logged once listening; `secret` is undefined when tokens come from a JWKS. */
+  /** The clock (epoch ms) the services use; tests move it. */
+  now?: () => number;
+  services: readonly ServiceSelection[];
+  /** Lines shown once listening; `secret` is undefined when tokens come from a JWKS. */
   banner?: (
     url: string,
     context: { platform: PlatformConfig; secret: string | undefined },
@@ -46,8 +46,33 @@ export interface RunningService {
   readonly url: string;
   readonly platform: PlatformConfig;
   readonly logger: Logger;
-  /** Closes the app (and with it the mounted service) and flushes telemetry; idempotent. */
+  /** Closes the app (and with it the services' roles and stores) and flushes telemetry; idempotent. */
   close(): Promise<void>;
+}
+
+interface Plan {
+  readonly platform: PlatformConfig;
+  readonly services: ReadonlyArray<{ service: Service; roles: readonly string[]; configured: ConfiguredService }>;
+}
+
+/** Reads every setting of the platform and of each service, and checks the roles asked for. */
+function plan(opts: ServeOptions): Plan {
+  const env = opts.env ?? process.env;
+  const platform = parseConfig(platformSettings, env);
+  const problems = [...platform.problems];
+  const services = opts.services.map(({ service, roles }) => {
+    const known = Object.keys(service.roles);
+    for (const role of roles ?? []) {
+      if (!known.includes(role)) {
+        problems.push(`${service.name} has no role "${role}" (its roles: ${known.join(', ')})`);
+      }
+    }
+    const configured = service.configure(env);
+    problems.push(...configured.problems);
+    return { service, roles: roles ?? known, configured };
+  });
+  if (problems.length > 0) throw configError(problems);
+  return { platform: platform.values, services };
 }
 
 function urlOf(app: FastifyInstance, https: boolean): string {
@@ -59,7 +84,7 @@ function urlOf(app: FastifyInstance, https: boolean): string {
 
 export async function serve(opts: ServeOptions): Promise<RunningService> {
   // Reading everything first means a misconfigured pod fails before it opens any file or port.
-  const platform = readConfig(platformSettings, opts.env ?? process.env);
+  const { platform, services } = plan(opts);
   const tls = loadTls(platform.TLS_CERT_FILE, platform.TLS_KEY_FILE);
   const logger = createLogger({ level: platform.LOG_LEVEL, name: opts.name });
   // With an identity provider configured, a generated secret would only widen what is accepted.
@@ -89,6 +114,11 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     telemetry,
   });
 
+  const started: StartedService[] = [];
+  // The app closes after it stopped taking requests: then the roles stop and the stores flush.
+  app.addHook('onClose', async () => {
+    for (const service of started.reverse()) await service.close();
+  });
   let closing: Promise<void> | undefined;
   let uninstall = () => {};
   const close = () => {
@@ -104,7 +134,18 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
   };
 
   try {
-    await opts.mount(app, { platform, logger, telemetry });
+    for (const { service, roles, configured } of services) {
+      const context = {
+        logger: logger.child({ service: service.name }),
+        telemetry,
+        platform,
+        now: opts.now ?? Date.now,
+        roles,
+      };
+      const running = await configured.start(context);
+      started.push(running);
+      await running.attach(app);
+    }
     await app.listen({ port: platform.PORT, host: platform.HOST });
   } catch (error) {
     await close();

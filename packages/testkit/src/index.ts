@@ -1,2 +1,12 @@
+// The test harness every package's tests use, listed name by name.
 export { backend, type Backend, type BackendName } from './backends.ts';
+export { documentedErrors, tableErrors, type DocumentedError } from './error-docs.ts';
+export { freePort, tempDir, testNamespace, type Teardown } from './isolation.ts';
+export {
+  launchTessera,
+  waitForExit,
+  type LaunchedProcess,
+  type LaunchOptions,
+  type ProcessExit,
+} from './process.ts';
 export { tool, toolCache, toolsPath, type ToolName } from './tools.ts';

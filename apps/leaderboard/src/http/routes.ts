@@ -1,5 +1,7 @@
-import type { FastifyPluginCallback } from 'fastify';
-import { problemResponse } from '@tessera/kit';
+import type { FastifyPluginAsync } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { problemResponse, type RoutesOptions } from '@tessera/kit';
+import type { LeaderboardConfig } from '../config.ts';
 import type { Standing } from '../core/standing.ts';
 import type { Entry, LeaderboardService } from '../service.ts';
 import {
@@ -13,12 +15,7 @@ import {
   userParamsSchema,
 } from './schemas.ts';
 
-export interface LeaderboardRoutesOptions {
-  readonly service: LeaderboardService;
-  readonly maxPoints: number;
-  readonly writeLimitPerMinute: number;
-  readonly readLimitPerMinute: number;
-}
+export type LeaderboardRoutesOptions = RoutesOptions<LeaderboardConfig, { readonly service: LeaderboardService }>;
 
 interface ScoreBody {
   user_id: string;
@@ -45,11 +42,11 @@ interface ProfileBody {
 const MINUTE = 60_000;
 const tags = ['leaderboard'];
 
-/** The leaderboard's HTTP API (spec/leaderboard.md), as a fastify plugin. */
-export const leaderboardRoutes: FastifyPluginCallback<LeaderboardRoutesOptions> = (app, options, done) => {
-  const { service } = options;
-  const write = { max: options.writeLimitPerMinute, timeWindow: MINUTE };
-  const read = { max: options.readLimitPerMinute, timeWindow: MINUTE };
+/** The leaderboard's HTTP API (spec/leaderboard.md). */
+const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = async (app, { config, instance }) => {
+  const { service } = instance;
+  const write = { max: config.LEADERBOARD_WRITE_LIMIT_PER_MINUTE, timeWindow: MINUTE };
+  const read = { max: config.LEADERBOARD_READ_LIMIT_PER_MINUTE, timeWindow: MINUTE };
 
   app.post<{ Body: ScoreBody }>(
     '/v1/scores',
@@ -57,8 +54,8 @@ export const leaderboardRoutes: FastifyPluginCallback<LeaderboardRoutesOptions> 
       schema: {
         tags,
         summary: 'Add the points of a won match to a player (game servers only)',
-        body: scoreBodySchema(options.maxPoints),
-        response: { 200: standingReplySchema },
+        body: scoreBodySchema(config.LEADERBOARD_MAX_POINTS),
+        response: { 200: standingReplySchema, 409: problemResponse },
       },
       config: { auth: { scope: 'scores:write' }, rateLimit: write },
     },
@@ -148,8 +145,10 @@ export const leaderboardRoutes: FastifyPluginCallback<LeaderboardRoutesOptions> 
       };
     },
   );
-  done();
 };
+
+/** The routes as one named, encapsulated plugin: they share nothing with other services' routes. */
+export const leaderboardRoutes = fastifyPlugin(routes, { name: 'leaderboard', encapsulate: true, fastify: '5.x' });
 
 function userInfo(standing: Standing) {
   return { user_id: standing.userId, score: standing.score, rank: standing.rank };

@@ -1,4 +1,13 @@
 /** JSON schemas of the leaderboard API: validation at the edge and the OpenAPI document. */
+import { TOP_LIST_SIZE } from '../core/top-list.ts';
+
+/**
+ * Text shown to other people must not carry control characters (Unicode Cc, which includes
+ * U+0080–U+009F) or bidirectional controls that reorder what follows (U+061C, U+200E–U+200F,
+ * U+202A–U+202E, U+2066–U+2069): they hide or spoof what a name says.
+ */
+// Written as ranges, not \p{Cc}: the OpenAPI document's readers (fuzzers, generators) need it plain.
+export const DISPLAYABLE_TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$';
 
 export const userIdSchema = {
   type: 'string',
@@ -72,7 +81,7 @@ export const topQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: TOP_LIST_SIZE },
     offset: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 0 },
     period: periodSchema,
   },
@@ -120,7 +129,13 @@ export const profileBodySchema = {
       pattern: '^[A-Za-z0-9_.-]{1,32}$',
       description: '1–32 of A–Z, a–z, 0–9, _ . -',
     },
-    display_name: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f\\u007f]+$' },
+    display_name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      pattern: DISPLAYABLE_TEXT,
+      description: '1–64 characters, no control or bidirectional-override characters',
+    },
   },
 } as const;
 

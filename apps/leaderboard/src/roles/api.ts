@@ -1,16 +1,16 @@
-/**
- * The leaderboard `api` role as its own process: the HTTP API over the embedded stores, with the
- * month archiver running in-process. (Distributed mode, with the archiver as its own role over
- * shared stores, comes with the Redis/JetStream adapters.)
- */
-import { serve } from '@tessera/kit';
-import { readLeaderboardConfig } from '../config.ts';
-import { mountLeaderboard } from '../mount.ts';
+import type { RoleDescriptor } from '@tessera/kit';
+import type { LeaderboardInstance } from '../instance.ts';
+import { startArchiving } from './archiving.ts';
 
-const config = readLeaderboardConfig();
-await serve({
-  name: 'tessera-leaderboard',
-  version: '0.1.0',
-  description: 'Game leaderboard: monthly rankings of players by wins',
-  mount: (app, { platform, logger }) => mountLeaderboard(app, { config, dataDir: platform.DATA_DIR, logger }),
-});
+/**
+ * The `api` role: the HTTP API. On embedded stores, which live in this process only, no archiver
+ * can run apart, so an api process without the archiver role beside it archives too.
+ */
+export const apiRole: RoleDescriptor<LeaderboardInstance> = {
+  description: 'the HTTP API: score updates, the top list, ranks, profiles',
+  servesApi: true,
+  async start(instance, context) {
+    if (instance.ports.shared || context.roles.includes('archiver')) return undefined;
+    return startArchiving(instance);
+  },
+};

@@ -17,6 +17,7 @@ class SlowStore implements ProfileStore {
   async put(id: string, profile: Profile) {
     this.profiles.set(id, profile);
   }
+  async close() {}
 }
 
 const ace: Profile = { userName: 'ace', displayName: 'Ace' };

@@ -21,14 +21,18 @@ const win = (userId: string, points = 1, matchId?: string) => ({
 
 t.test('appends in one event-loop turn share one commit and get consecutive seqs', async (t) => {
   const { log, db } = openLog(t);
-  const batches: number[] = [];
-  log.subscribe((wins) => batches.push(wins.length));
+  const statements: string[] = [];
+  const exec = db.exec.bind(db);
+  db.exec = (sql: string) => {
+    statements.push(sql);
+    exec(sql);
+  };
   const results = await Promise.all([log.append(win('a')), log.append(win('b')), log.append(win('c'))]);
   t.same(
     results.map((r) => r.win.seq),
     [1, 2, 3],
   );
-  t.same(batches, [3], 'one batch, delivered to subscribers before the appends resolved');
+  t.same(statements, ['BEGIN IMMEDIATE', 'COMMIT'], 'one transaction for the three appends');
   db.close();
 });
 

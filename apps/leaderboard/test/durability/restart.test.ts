@@ -39,7 +39,7 @@ t.test('wins after the last checkpoint are replayed over it (a stale checkpoint)
   const dataDir = tempDataDir(t);
   const lb = await startLeaderboard(t, { dataDir, env: { LEADERBOARD_TIE_BREAK: 'earliest' } });
   for (let i = 0; i < 30; i++) await post(lb, `u${i % 5}`, 1);
-  await lb.mounted.embedded.checkpoint();
+  await lb.instance.ports.checkpoint();
   for (let i = 0; i < 30; i++) await post(lb, `u${i % 4}`, 2);
   const before = await top(lb);
   // Simulate a crash after the checkpoint: copy the files as they are, without a final save.

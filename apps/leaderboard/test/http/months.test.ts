@@ -25,9 +25,9 @@ t.test('a new month starts an empty board; the finished month is archived and st
     beforeArchive.data.map((e: { user_id: string }) => e.user_id),
     ['oct-champ', 'oct-second'],
   );
-  const archived = await lb.mounted.embedded.archive();
+  const archived = await lb.instance.archiveNow();
   t.same(archived, ['2026-10']);
-  t.same(await lb.mounted.embedded.rankings.periods(), ['2026-11'], 'the live ranking of October is gone');
+  t.same(await lb.instance.ports.rankings.periods(), ['2026-11'], 'the live ranking of October is gone');
 
   const fromArchive = (await lb.call('GET', '/v1/scores?period=2026-10', { scopes: READ })).json();
   t.same(fromArchive, beforeArchive, 'October reads the same from historical storage');
@@ -60,7 +60,7 @@ t.test('a month left unarchived (e.g. the process was down at midnight) is archi
   await october.close();
   now = NOV_1_EARLY;
   const november = await startLeaderboard(t, { dataDir, now: () => now });
-  t.same(await november.mounted.embedded.rankings.periods(), [], 'October went to the archive at start');
+  t.same(await november.instance.ports.rankings.periods(), [], 'October went to the archive at start');
   const read = (await november.call('GET', '/v1/scores?period=2026-10', { scopes: READ })).json();
   t.same(read.data, [{ user_id: 'a', user_name: 'a', rank: 1, score: 2 }]);
 });

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { READ, startLeaderboard, WRITE } from '../helpers/app.ts';
+import { READ, WRITE } from '../helpers/app.ts';
+import { startLeaderboardApi as startLeaderboard } from '../helpers/client.ts';
 
 t.test('POST /v1/scores adds points and answers with the standing', async (t) => {
   const lb = await startLeaderboard(t);
@@ -108,4 +109,23 @@ t.test('writes and reads carry the rate-limit headers', async (t) => {
   t.equal(limited.json().status, 429);
   const write = await lb.call('POST', '/v1/scores', { scopes: WRITE, body: { user_id: 'a', points: 1 } });
   t.ok(write.headers['x-rate-limit-limit'], 'writes are limited too');
+});
+
+t.test('a match_id reused for another player or other points is a 409 that records nothing', async (t) => {
+  const lb = await startLeaderboard(t);
+  const first = { user_id: 'alice', points: 3, match_id: 'match-7' };
+  t.equal((await lb.call('POST', '/v1/scores', { scopes: WRITE, body: first })).statusCode, 200);
+  for (const reuse of [
+    { user_id: 'mallory', points: 3, match_id: 'match-7' },
+    { user_id: 'alice', points: 5, match_id: 'match-7' },
+  ]) {
+    const res = await lb.call('POST', '/v1/scores', { scopes: WRITE, body: reuse });
+    t.equal(res.statusCode, 409, JSON.stringify(reuse));
+    const problem = res.json();
+    t.match(problem, { status: 409, code: 'LB_MATCH_ID_CONFLICT', match_id: 'match-7' });
+    t.match(problem.detail, /match-7/);
+    t.notMatch(res.body, /"score"|"rank"/, "the answer shows nobody's standing");
+  }
+  t.equal((await lb.call('GET', '/v1/scores/mallory', { scopes: READ })).statusCode, 404, 'nothing for mallory');
+  t.equal((await lb.call('GET', '/v1/scores/alice', { scopes: READ })).json().user_info.score, 3, 'alice unchanged');
 });

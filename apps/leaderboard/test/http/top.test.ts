@@ -1,5 +1,6 @@
 import t from 'tap';
-import { READ, startLeaderboard, WRITE } from '../helpers/app.ts';
+import { READ, WRITE } from '../helpers/app.ts';
+import { startLeaderboardApi as startLeaderboard } from '../helpers/client.ts';
 
 async function seed(lb: Awaited<ReturnType<typeof startLeaderboard>>, scores: Array<[string, number]>) {
   for (const [user_id, points] of scores) {
@@ -149,4 +150,17 @@ t.test('the OpenAPI document lists the leaderboard routes with their scopes', as
   t.ok(doc.paths['/v1/scores'].get);
   t.ok(doc.paths['/v1/scores/{user_id}'].get);
   t.same(doc.paths['/v1/scores'].post.security, [{ bearerAuth: ['scores:write'] }]);
+});
+
+t.test('names shown to others reject control and bidirectional-override characters', async (t) => {
+  const lb = await startLeaderboard(t);
+  const put = (display_name: string, user_name = 'ace') =>
+    lb.call('PUT', '/v1/users/u1/profile', { scopes: ['profiles:write'], body: { user_name, display_name } });
+  for (const bad of ['tab\there', 'nul\u0000', 'del\u007f', 'c1\u0085', 'c1\u009f', 'rtl\u202eevil', 'iso\u2066x', 'mark\u200f']) {
+    const res = await put(bad);
+    t.equal(res.statusCode, 400, JSON.stringify(bad));
+    t.match(res.json().detail, /display_name/);
+  }
+  t.equal((await put('ace', 'new\nline')).statusCode, 400, 'user_name too');
+  t.equal((await put('Zoë 🎮 Ünïcode')).statusCode, 200, 'other characters are fine');
 });

@@ -1,14 +1,17 @@
+import { LRUCache } from 'lru-cache';
 import type { Profile, ProfileStore } from '../../ports.ts';
+
+/** A player known to have no profile: cached too, since the top list asks for it on every read. */
+const NO_PROFILE = Object.freeze({ none: true });
+type Cached = Profile | typeof NO_PROFILE;
 
 /**
  * A small LRU in front of any profile store. The top list asks for the same few players' profiles
- * on every read, so those stay cached; a profile update evicts its entry at once. Misses are
- * cached too (as null): a player without a profile shows the user id, and asking again is waste.
+ * on every read, so those stay cached; a profile update evicts its entry at once.
  */
 export class CachedProfileStore implements ProfileStore {
   readonly #inner: ProfileStore;
-  readonly #capacity: number;
-  readonly #entries = new Map<string, Profile | null>();
+  readonly #entries: LRUCache<string, Cached>;
   /** Bumped by every put, so that a read that raced an update does not cache the old profile. */
   #generation = 0;
   #hits = 0;
@@ -16,7 +19,7 @@ export class CachedProfileStore implements ProfileStore {
 
   constructor(inner: ProfileStore, capacity: number) {
     this.#inner = inner;
-    this.#capacity = capacity;
+    this.#entries = new LRUCache({ max: capacity });
   }
 
   get stats(): { hits: number; misses: number; size: number } {
@@ -33,17 +36,16 @@ export class CachedProfileStore implements ProfileStore {
         continue;
       }
       this.#hits++;
-      this.#touch(userId, cached);
-      if (cached !== null) found.set(userId, cached);
+      if (cached !== NO_PROFILE) found.set(userId, cached as Profile);
     }
     if (missing.length > 0) {
       this.#misses += missing.length;
       const generation = this.#generation;
       const loaded = await this.#inner.get(missing);
       for (const userId of missing) {
-        const profile = loaded.get(userId) ?? null;
-        if (generation === this.#generation) this.#touch(userId, profile);
-        if (profile !== null) found.set(userId, profile);
+        const profile = loaded.get(userId);
+        if (generation === this.#generation) this.#entries.set(userId, profile ?? NO_PROFILE);
+        if (profile !== undefined) found.set(userId, profile);
       }
     }
     return found;
@@ -57,12 +59,8 @@ export class CachedProfileStore implements ProfileStore {
     this.#entries.delete(userId);
   }
 
-  #touch(userId: string, profile: Profile | null): void {
-    this.#entries.delete(userId);
-    this.#entries.set(userId, profile);
-    if (this.#entries.size > this.#capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
+  close(): Promise<void> {
+    this.#entries.clear();
+    return this.#inner.close();
   }
 }

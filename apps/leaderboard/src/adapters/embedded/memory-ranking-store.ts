@@ -6,7 +6,12 @@ import type { RankingStore } from '../../ports.ts';
 
 const STANDINGS_BATCH = 10_000;
 
-/** The live rankings held in this process, one core `Ranking` per month. */
+/**
+ * The live rankings held in this process, one core `Ranking` per period. Every method does its
+ * work synchronously before it returns its promise: a win applied right after its append resolved
+ * is in the ranking before any timer (a checkpoint) can run, so a checkpoint never claims a seq
+ * whose win is not in it.
+ */
 export class MemoryRankingStore implements RankingStore {
   readonly #rankings = new Map<Period, Ranking>();
   readonly #tieBreak: TieBreak;
@@ -15,8 +20,8 @@ export class MemoryRankingStore implements RankingStore {
     this.#tieBreak = tieBreak;
   }
 
-  /** The period's ranking, created empty when missing (synchronous: the embedded hot path). */
-  ranking(period: Period): Ranking {
+  /** The period's ranking, created empty when missing. */
+  protected ranking(period: Period): Ranking {
     let ranking = this.#rankings.get(period);
     if (ranking === undefined) {
       ranking = new Ranking(this.#tieBreak);
@@ -26,20 +31,24 @@ export class MemoryRankingStore implements RankingStore {
   }
 
   /** Installs a ranking restored from a checkpoint. */
-  adopt(period: Period, ranking: Ranking): void {
+  protected adopt(period: Period, ranking: Ranking): void {
     this.#rankings.set(period, ranking);
   }
 
-  has(period: Period): boolean {
-    return this.#rankings.has(period);
+  protected get live(): ReadonlyMap<Period, Ranking> {
+    return this.#rankings;
   }
 
-  applySync(wins: readonly Win[]): void {
+  applyWin(win: Win): Promise<Standing> {
+    const ranking = this.ranking(win.period);
+    ranking.apply(win.seq, win.userId, win.points);
+    const standing = ranking.standing(win.userId);
+    if (standing === undefined) return Promise.reject(new Error(`win ${win.seq} applied but ${win.userId} is not ranked`));
+    return Promise.resolve(standing);
+  }
+
+  applyBatch(wins: readonly Win[]): Promise<void> {
     for (const win of wins) this.ranking(win.period).apply(win.seq, win.userId, win.points);
-  }
-
-  apply(wins: readonly Win[]): Promise<void> {
-    this.applySync(wins);
     return Promise.resolve();
   }
 
@@ -63,10 +72,14 @@ export class MemoryRankingStore implements RankingStore {
     return Promise.resolve([...this.#rankings.keys()].sort());
   }
 
+  players(period: Period): Promise<number> {
+    return Promise.resolve(this.#rankings.get(period)?.size ?? 0);
+  }
+
   async *standings(period: Period): AsyncIterable<readonly Standing[]> {
     const ranking = this.#rankings.get(period);
     if (ranking === undefined) return;
-    // Ranks are fixed for a finished month, so walking by position in batches is consistent.
+    // Ranks are fixed for a finished period, so walking by position in batches is consistent.
     for (let offset = 0; offset < ranking.size; offset += STANDINGS_BATCH) {
       yield ranking.top(offset, STANDINGS_BATCH);
       await new Promise((resolve) => setImmediate(resolve));
@@ -78,14 +91,14 @@ export class MemoryRankingStore implements RankingStore {
     return Promise.resolve();
   }
 
-  /** Players and bytes held, for metrics. */
-  stats(): { periods: number; players: number; bytes: number } {
-    let players = 0;
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Bytes held by the rankings' typed arrays. */
+  bytes(): number {
     let bytes = 0;
-    for (const ranking of this.#rankings.values()) {
-      players += ranking.size;
-      bytes += ranking.byteLength;
-    }
-    return { periods: this.#rankings.size, players, bytes };
+    for (const ranking of this.#rankings.values()) bytes += ranking.byteLength;
+    return bytes;
   }
 }

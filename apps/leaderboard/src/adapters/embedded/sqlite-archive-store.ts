@@ -48,6 +48,11 @@ export class SqliteArchiveStore implements ArchiveStore {
     );
   }
 
+  /** The database belongs to the caller that opened it. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
   isArchived(period: Period): Promise<boolean> {
     return Promise.resolve(this.#isArchived.get(period) !== undefined);
   }

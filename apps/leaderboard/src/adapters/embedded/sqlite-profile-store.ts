@@ -27,6 +27,11 @@ export class SqliteProfileStore implements ProfileStore {
     );
   }
 
+  /** The database belongs to the caller that opened it. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
   get(userIds: readonly string[]): Promise<ReadonlyMap<string, Profile>> {
     const found = new Map<string, Profile>();
     for (const userId of userIds) {

@@ -68,6 +68,12 @@ export class SqliteRankingCheckpoints {
     this.#saveState.run(period, seq);
   }
 
+  /** Periods that have a checkpoint. */
+  periods(): Period[] {
+    const rows = this.#db.prepare('SELECT period FROM ranking_checkpoints ORDER BY period').all();
+    return rows.map((row) => String(row['period']));
+  }
+
   /** Seq covered by the period's checkpoint, or undefined when there is none. */
   appliedSeq(period: Period): number | undefined {
     const row = this.#stateOf.get(period) as { applied_seq: number } | undefined;

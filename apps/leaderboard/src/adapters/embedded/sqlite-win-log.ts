@@ -32,7 +32,6 @@ export class SqliteWinLog implements WinLog {
   readonly #readPeriod: StatementSync;
   readonly #lastSeqOf: StatementSync;
   readonly #insertPeriod: StatementSync;
-  readonly #listeners = new Set<(wins: readonly Win[]) => void>();
   readonly #knownPeriods: Set<Period>;
   #pending: Pending[] = [];
   #scheduled = false;
@@ -97,11 +96,7 @@ export class SqliteWinLog implements WinLog {
     return Promise.resolve((this.#lastSeqOf.get(period) as { seq: number }).seq);
   }
 
-  subscribe(listener: (wins: readonly Win[]) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
+  /** Stops taking appends and waits for the pending ones to commit (the database stays open). */
   async close(): Promise<void> {
     this.#closed = true;
     while (this.#pending.length > 0 || this.#scheduled) await new Promise((resolve) => setImmediate(resolve));
@@ -114,7 +109,6 @@ export class SqliteWinLog implements WinLog {
     if (batch.length === 0) return;
     const firstSeq = this.#lastSeq;
     const results: AppendResult[] = [];
-    const recorded: Win[] = [];
     const newPeriods: Period[] = [];
     try {
       this.#db.exec('BEGIN IMMEDIATE');
@@ -130,7 +124,6 @@ export class SqliteWinLog implements WinLog {
         }
         this.#lastSeq = seq;
         const recordedWin: Win = { ...win, seq };
-        recorded.push(recordedWin);
         results.push({ win: recordedWin, duplicate: false });
         if (!this.#knownPeriods.has(win.period) && !newPeriods.includes(win.period)) {
           this.#insertPeriod.run(win.period);
@@ -145,7 +138,6 @@ export class SqliteWinLog implements WinLog {
       return;
     }
     for (const period of newPeriods) this.#knownPeriods.add(period);
-    if (recorded.length > 0) for (const listener of this.#listeners) listener(recorded);
     batch.forEach((pending, i) => pending.resolve(results[i]!));
   }
 }

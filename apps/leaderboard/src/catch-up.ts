@@ -1,0 +1,53 @@
+/**
+ * The ranking is a projection of the win log, so it can always be brought up to date from it:
+ * at start (a restart after a crash, a Redis that came back empty, a stale checkpoint) and on
+ * demand (`tessera leaderboard rebuild`). A service reports ready only after this ran.
+ */
+import type { Logger } from '@tessera/kit';
+import type { Period } from './core/period.ts';
+import type { ArchiveStore, RankingStore, WinLog } from './ports.ts';
+
+const PROGRESS_EVERY = 1_000_000;
+
+export interface CatchUpPorts {
+  readonly winLog: WinLog;
+  readonly rankings: RankingStore;
+  readonly archive: ArchiveStore;
+}
+
+/** Replays, for every period of the log not yet archived, the wins its ranking has not applied. */
+export async function catchUp(ports: CatchUpPorts, logger: Logger): Promise<void> {
+  for (const period of await ports.winLog.periods()) {
+    if (await ports.archive.isArchived(period)) continue;
+    await catchUpPeriod(period, ports, logger);
+  }
+}
+
+/** Brings one period's ranking up to the log; a ranking ahead of the log is rebuilt from scratch. */
+export async function catchUpPeriod(period: Period, ports: CatchUpPorts, logger: Logger): Promise<number> {
+  const started = Date.now();
+  const lastSeq = await ports.winLog.lastSeq(period);
+  let from = await ports.rankings.appliedSeq(period);
+  if (from > lastSeq) {
+    // Saved state that claims wins the log does not have cannot be trusted.
+    logger.warn({ period, appliedSeq: from, lastSeq }, 'ranking is ahead of the win log: rebuilding the period');
+    await ports.rankings.drop(period);
+    from = 0;
+  }
+  if (from === lastSeq) return 0;
+  let replayed = 0;
+  let nextProgress = PROGRESS_EVERY;
+  for await (const batch of ports.winLog.read(period, from)) {
+    await ports.rankings.applyBatch(batch);
+    replayed += batch.length;
+    if (replayed >= nextProgress) {
+      logger.info({ period, replayed, lastSeq }, 'replaying the win log');
+      nextProgress += PROGRESS_EVERY;
+    }
+  }
+  logger.info(
+    { period, replayed, fromSeq: from, players: await ports.rankings.players(period), ms: Date.now() - started },
+    from === 0 ? 'ranking rebuilt from the win log' : 'ranking caught up with the win log',
+  );
+  return replayed;
+}

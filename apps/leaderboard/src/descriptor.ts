@@ -1,0 +1,69 @@
+/**
+ * The leaderboard as the platform runs it: its settings, errors, routes, roles and readiness in
+ * one descriptor, and the composition root that opens it (adapters chosen by `adapters/select.ts`,
+ * the ranking caught up with the win log, the use cases wired).
+ */
+import { defineService, type ServiceContext, type ServiceDescriptor } from '@tessera/kit';
+import { selectAdapters } from './adapters/select.ts';
+import { catchUp } from './catch-up.ts';
+import { checkLeaderboardConfig, leaderboardSettings, type LeaderboardConfig } from './config.ts';
+import { periodClock, type Period } from './core/period.ts';
+import { leaderboardErrors } from './errors.ts';
+import { leaderboardRoutes } from './http/routes.ts';
+import type { LeaderboardInstance } from './instance.ts';
+import { registerLeaderboardMetrics } from './metrics.ts';
+import { apiRole } from './roles/api.ts';
+import { archiverRole } from './roles/archiver.ts';
+import { archiveFinishedPeriods } from './rollover.ts';
+import { LeaderboardService } from './service.ts';
+
+async function openLeaderboard(config: LeaderboardConfig, context: ServiceContext): Promise<LeaderboardInstance> {
+  const { logger } = context;
+  const ports = await selectAdapters(config, context.platform, logger);
+  try {
+    // Ready only once the ranking holds every win of the log.
+    await catchUp(ports, logger);
+  } catch (error) {
+    await ports.close();
+    throw error;
+  }
+  const periodOf = periodClock(config.LEADERBOARD_TIMEZONE);
+  const service = new LeaderboardService({ ports, now: context.now, periodOf });
+  let open = true;
+  let archiving: Promise<unknown> = Promise.resolve();
+  const archiveNow = (): Promise<Period[]> => {
+    const run = archiving.then(() =>
+      archiveFinishedPeriods({ ...ports, currentPeriod: periodOf(context.now()), logger }),
+    );
+    archiving = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    config,
+    service,
+    ports,
+    logger,
+    archiveNow,
+    isOpen: () => open,
+    async close() {
+      open = false;
+      await archiving;
+      await ports.close();
+    },
+  };
+}
+
+export const leaderboardDescriptor: ServiceDescriptor<typeof leaderboardSettings, LeaderboardInstance> = {
+  name: 'leaderboard',
+  description: 'Game leaderboard: rankings of players by wins, per month',
+  settings: leaderboardSettings,
+  check: checkLeaderboardConfig,
+  errors: leaderboardErrors,
+  roles: { api: apiRole, archiver: archiverRole },
+  open: openLeaderboard,
+  routes: leaderboardRoutes,
+  readiness: (instance) => ({ stores: () => instance.isOpen() }),
+  metrics: registerLeaderboardMetrics,
+};
+
+export const leaderboard = defineService(leaderboardDescriptor);

@@ -1,0 +1,20 @@
+import type { StopRole } from '@tessera/kit';
+import type { LeaderboardInstance } from '../instance.ts';
+
+/**
+ * The rollover duty: archive finished periods at once (a process down at midnight catches up at
+ * start), then every LEADERBOARD_ARCHIVE_INTERVAL_MS. Resolves to the function that stops it
+ * after the run underway.
+ */
+export async function startArchiving(instance: LeaderboardInstance): Promise<StopRole> {
+  await instance.archiveNow();
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = instance.archiveNow().catch((error: unknown) => instance.logger.error({ err: error }, 'archiving failed'));
+  }, instance.config.LEADERBOARD_ARCHIVE_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

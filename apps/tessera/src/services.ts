@@ -1,0 +1,5 @@
+import type { Service } from '@tessera/kit';
+import { leaderboard } from '@tessera/leaderboard';
+
+/** Every service of the platform: `tessera serve` runs them all, `tessera run` one role of one. */
+export const SERVICES: readonly Service[] = [leaderboard];
