@@ -1,5 +1,5 @@
 /**
- * The leaderboard over HTTP on loopback: the embedded `api` role in its own process pinned to
+ * The leaderboard over HTTP on loopback: the `api` role (embedded stores) in its own process pinned to
  * one core (taskset -c 0), wrk generating load from the other core (taskset -c 1).
  *
  * Measures, each for BENCH_SECONDS (default 10): score updates (POST /v1/scores, random players)
@@ -21,8 +21,9 @@ const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const FSYNC = process.env.DATA_FSYNC ?? 'true';
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
-const API_ROLE = fileURLToPath(new URL('../src/roles/api.ts', import.meta.url));
-const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
+// The `api` role as production runs it: `tessera run leaderboard api`.
+const API_ROLE = [fileURLToPath(new URL('../../tessera/src/main.ts', import.meta.url)), 'run', 'leaderboard', 'api'];
+const BASELINE = [fileURLToPath(new URL('./baseline-server.ts', import.meta.url))];
 const ENSURE_WRK = fileURLToPath(new URL('../../../tools/ensure-wrk.sh', import.meta.url));
 
 function hasTaskset(): boolean {
@@ -34,9 +35,9 @@ function hasTaskset(): boolean {
   }
 }
 
-async function startServer(script: string, dataDir: string): Promise<{ url: string; stop: () => void }> {
+async function startServer(script: readonly string[], dataDir: string): Promise<{ url: string; stop: () => void }> {
   const pin = hasTaskset();
-  const nodeArgs = ['--conditions=development', '--disable-warning=ExperimentalWarning', script];
+  const nodeArgs = ['--conditions=development', '--disable-warning=ExperimentalWarning', ...script];
   const child = pin
     ? spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs], {
         stdio: ['ignore', 'pipe', 'inherit'],

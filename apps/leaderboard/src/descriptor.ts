@@ -28,7 +28,7 @@ async function openLeaderboard(config: LeaderboardConfig, context: ServiceContex
     throw error;
   }
   const periodOf = periodClock(config.LEADERBOARD_TIMEZONE);
-  const service = new LeaderboardService({ ports, now: context.now, periodOf });
+  const service = new LeaderboardService({ ports, now: context.now, periodOf, cacheTopList: !ports.shared });
   let open = true;
   let archiving: Promise<unknown> = Promise.resolve();
   const archiveNow = (): Promise<Period[]> => {

@@ -4,6 +4,7 @@ import type { Win } from './core/win.ts';
 import { leaderboardErrors } from './errors.ts';
 import type { LeaderboardPorts, Profile } from './ports.ts';
 import { readerFor } from './rollover.ts';
+import { TopListCache } from './top-list-cache.ts';
 
 /** A top-list or window entry: a standing with the name to show. */
 export interface Entry extends Standing {
@@ -21,6 +22,12 @@ export interface LeaderboardServiceOptions {
   readonly ports: Pick<LeaderboardPorts, 'winLog' | 'rankings' | 'archive' | 'profiles'>;
   readonly now: () => number;
   readonly periodOf: (epochMs: number) => Period;
+  /**
+   * Keep the top list between reads, dropped by the next win that changes it. Only sound when
+   * every write goes through this process (embedded stores): another replica's wins would not
+   * reach the cache.
+   */
+  readonly cacheTopList: boolean;
 }
 
 /**
@@ -31,11 +38,13 @@ export class LeaderboardService {
   readonly #ports: LeaderboardServiceOptions['ports'];
   readonly #now: () => number;
   readonly #periodOf: (epochMs: number) => Period;
+  readonly #topLists: TopListCache<Entry> | undefined;
 
   constructor(options: LeaderboardServiceOptions) {
     this.#ports = options.ports;
     this.#now = options.now;
     this.#periodOf = options.periodOf;
+    this.#topLists = options.cacheTopList ? new TopListCache<Entry>() : undefined;
   }
 
   currentPeriod(): Period {
@@ -65,14 +74,23 @@ export class LeaderboardService {
       if (standing !== undefined) return { period: win.period, standing, replayed: true };
     }
     const standing = await this.#ports.rankings.applyWin(win);
+    this.#topLists?.changed(win.period, standing.rank);
     return { period: win.period, standing, replayed: duplicate };
   }
 
-  async top(period: Period | undefined, offset: number, limit: number): Promise<{ period: Period; entries: Entry[] }> {
+  async top(
+    period: Period | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ period: Period; entries: readonly Entry[] }> {
     const month = period ?? this.currentPeriod();
+    const cached = offset === 0 ? this.#topLists?.get(month, limit) : undefined;
+    if (cached !== undefined) return { period: month, entries: cached };
+    const readAt = this.#topLists?.version ?? 0;
     const reader = await readerFor(month, this.#ports);
-    const standings = await reader.top(month, offset, limit);
-    return { period: month, entries: await this.#named(standings) };
+    const entries = await this.#named(await reader.top(month, offset, limit));
+    if (offset === 0) this.#topLists?.set(month, limit, entries, readAt);
+    return { period: month, entries };
   }
 
   async standing(
@@ -97,8 +115,10 @@ export class LeaderboardService {
     return profile;
   }
 
-  putProfile(userId: string, profile: Profile): Promise<void> {
-    return this.#ports.profiles.put(userId, profile);
+  async putProfile(userId: string, profile: Profile): Promise<void> {
+    await this.#ports.profiles.put(userId, profile);
+    // The top lists show user names: any of them may hold this player.
+    this.#topLists?.clear();
   }
 
   async #named(standings: readonly Standing[]): Promise<Entry[]> {

@@ -1,5 +1,7 @@
-import { parseArgs } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
+import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
 import { SERVICES } from './services.ts';
 import { VERSION } from './version.ts';
@@ -12,6 +14,7 @@ Commands:
   serve                         start the embedded platform (what \`make run\` does)
   run <service> <role>          run one role of one service as its own process
 ${ROLES}
+  openapi [--out <file>]        print (or write) the platform's OpenAPI document
   token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
         [--ttl <seconds>] [--data-dir <dir>]
         scopes: scores:write (game servers), scores:read (clients), profiles:write
@@ -35,6 +38,13 @@ export async function main(argv: readonly string[], env = process.env): Promise<
         }
         await startRole(service, role, { env });
         return -1;
+      }
+      case 'openapi': {
+        const { values } = parse(rest, { out: { type: 'string' } });
+        const text = openApiText(await platformOpenApi());
+        if (values.out === undefined) process.stdout.write(text);
+        else writeFileSync(values.out, text);
+        return 0;
       }
       case 'token':
         console.log(await token(rest, env));
@@ -63,21 +73,22 @@ export async function main(argv: readonly string[], env = process.env): Promise<
 
 class UsageError extends Error {}
 
-async function token(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
-  let values;
+/** parseArgs, with a bad option reported as a usage error. */
+function parse<O extends ParseArgsConfig['options']>(args: readonly string[], options: O) {
   try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        sub: { type: 'string' },
-        scope: { type: 'string' },
-        ttl: { type: 'string' },
-        'data-dir': { type: 'string' },
-      },
-    }));
+    return parseArgs({ args: [...args], options });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
   }
+}
+
+async function token(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const { values } = parse(args, {
+    sub: { type: 'string' },
+    scope: { type: 'string' },
+    ttl: { type: 'string' },
+    'data-dir': { type: 'string' },
+  });
   if (!values.sub) throw new UsageError('token needs --sub <id> (the subject: a game server or user id)');
   if (!values.scope)
     throw new UsageError('token needs --scope "<scope> [<scope> …]", e.g. --scope scores:write');

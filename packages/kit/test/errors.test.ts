@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { documentedErrors, tableErrors } from '@tessera/testkit';
 import { ProblemError, defineErrors, kitErrors, problemBody } from '../src/errors.ts';
 
 t.test('factories build coded problem errors', async (t) => {
@@ -32,12 +32,5 @@ t.test('"table" cannot be a code', async (t) => {
 });
 
 t.test('ERRORS.md documents exactly the kitErrors table', async (t) => {
-  const doc = readFileSync(new URL('../ERRORS.md', import.meta.url), 'utf8');
-  const rows = [...doc.matchAll(/^\| `([A-Z_]+)` *\| (\d{3}) *\| ([^|]+?) *\|/gm)].map((m) => ({
-    code: m[1],
-    status: Number(m[2]),
-    title: m[3],
-  }));
-  const table = Object.entries(kitErrors.table).map(([code, spec]) => ({ code, ...spec }));
-  t.same(rows, table);
+  t.same(documentedErrors(new URL('../ERRORS.md', import.meta.url), 'KIT_'), tableErrors(kitErrors));
 });

@@ -44,6 +44,7 @@ parentPort?.on('message', (command: CheckpointCommand) => {
     }
     parentPort?.postMessage({ id: command.id, ok: true });
   } catch (error) {
-    parentPort?.postMessage({ id: command.id, ok: false, message: (error as Error).message });
+    // The Error itself, not its message: structured cloning keeps its message, stack and code.
+    parentPort?.postMessage({ id: command.id, ok: false, error });
   }
 });

@@ -14,7 +14,7 @@ export type CheckpointCommand = { readonly id: number } & (
   | { readonly kind: 'close' }
 );
 
-type Reply = { id: number; ok: true } | { id: number; ok: false; message: string };
+type Reply = { id: number; ok: true } | { id: number; ok: false; error: unknown };
 
 // The worker is a sibling module: .ts when run from source, .js once built.
 const WORKER = new URL(`./checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -39,7 +39,7 @@ export class CheckpointWriter {
       const waiter = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
       if (reply.ok) waiter?.resolve();
-      else waiter?.reject(new Error(`checkpoint write failed: ${reply.message}`));
+      else waiter?.reject(new Error('checkpoint write failed', { cause: reply.error }));
     });
     this.#worker.on('error', (error: Error) => this.#failAll(error));
     this.#worker.on('exit', () => this.#failAll(new Error('checkpoint worker stopped')));

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import t from 'tap';
+import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
+import type { Period } from '../src/core/period.ts';
+import type { NewWin, Win } from '../src/core/win.ts';
+import type { ArchiveStore, AppendResult, Profile, ProfileStore, WinLog } from '../src/ports.ts';
+import { LeaderboardService } from '../src/service.ts';
+import { TopListCache } from '../src/top-list-cache.ts';
+
+const PERIOD = '2026-11';
+
+class ListWinLog implements WinLog {
+  readonly wins: Win[] = [];
+  append(win: NewWin): Promise<AppendResult> {
+    const recorded = { ...win, seq: this.wins.length + 1 };
+    this.wins.push(recorded);
+    return Promise.resolve({ win: recorded, duplicate: false });
+  }
+  async *read(): AsyncIterable<readonly Win[]> {
+    yield this.wins;
+  }
+  periods = () => Promise.resolve([PERIOD]);
+  lastSeq = () => Promise.resolve(this.wins.length);
+  close = () => Promise.resolve();
+}
+
+const noArchive: ArchiveStore = {
+  isArchived: () => Promise.resolve(false),
+  write: () => Promise.resolve(0),
+  standing: () => Promise.resolve(undefined),
+  top: () => Promise.resolve([]),
+  around: () => Promise.resolve(undefined),
+  close: () => Promise.resolve(),
+};
+
+class MapProfiles implements ProfileStore {
+  readonly profiles = new Map<string, Profile>();
+  get(ids: readonly string[]) {
+    return Promise.resolve(new Map(ids.flatMap((id) => (this.profiles.has(id) ? [[id, this.profiles.get(id)!]] : []))));
+  }
+  put(id: string, profile: Profile) {
+    this.profiles.set(id, profile);
+    return Promise.resolve();
+  }
+  close = () => Promise.resolve();
+}
+
+t.test('a win invalidates the cached list only when the rank it reaches is within it', async (t) => {
+  const cache = new TopListCache<string>();
+  cache.set(PERIOD, 3, ['a', 'b', 'c'], cache.version);
+  cache.changed(PERIOD, 4);
+  t.same(cache.get(PERIOD, 3), ['a', 'b', 'c'], 'rank 4 leaves a top 3 alone');
+  t.equal(cache.get(PERIOD, 10), undefined, 'another limit is another list');
+  cache.changed(PERIOD, 3);
+  t.equal(cache.get(PERIOD, 3), undefined, 'rank 3 changes it');
+  cache.set(PERIOD, 3, ['a'], cache.version);
+  cache.changed(PERIOD, 9);
+  t.equal(cache.get(PERIOD, 3), undefined, 'a short list holds everyone: any win may join it');
+  const before = cache.version;
+  cache.clear();
+  cache.set(PERIOD, 3, ['stale'], before);
+  t.equal(cache.get(PERIOD, 3), undefined, 'a list read before an invalidation is not cached');
+});
+
+for (const tieBreak of ['shared', 'earliest'] as const) {
+  t.test(`the cached top list always equals a fresh read (${tieBreak} ranks)`, async (t) => {
+    type Op = { kind: 'win'; user: number; points: number } | { kind: 'name'; user: number } | { kind: 'read'; limit: number };
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.record({ kind: fc.constant('win' as const), user: fc.nat(25), points: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({ kind: fc.constant('name' as const), user: fc.nat(25) }),
+      fc.record({ kind: fc.constant('read' as const), limit: fc.integer({ min: 1, max: 12 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 120 }), async (ops) => {
+        const ports = {
+          winLog: new ListWinLog(),
+          rankings: new MemoryRankingStore(tieBreak),
+          archive: noArchive,
+          profiles: new MapProfiles(),
+        };
+        const clock = { now: () => Date.UTC(2026, 10, 15), periodOf: (): Period => PERIOD };
+        const cached = new LeaderboardService({ ports, ...clock, cacheTopList: true });
+        const fresh = new LeaderboardService({ ports, ...clock, cacheTopList: false });
+        for (const o of ops) {
+          if (o.kind === 'win') await cached.recordWin({ userId: `u${o.user}`, points: o.points });
+          else if (o.kind === 'name') await cached.putProfile(`u${o.user}`, { userName: `n${ops.length}`, displayName: 'x' });
+          else {
+            const got = await cached.top(undefined, 0, o.limit);
+            const want = await fresh.top(undefined, 0, o.limit);
+            if (JSON.stringify(got) !== JSON.stringify(want)) {
+              throw new Error(`top ${o.limit} from the cache ${JSON.stringify(got.entries)} != fresh ${JSON.stringify(want.entries)}`);
+            }
+          }
+        }
+      }),
+      { numRuns: 300, seed: 20261123 },
+    );
+    t.pass('300 random histories');
+  });
+}
