@@ -22,7 +22,12 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const FSYNC = process.env.DATA_FSYNC ?? 'true';
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 // The `api` role as production runs it: `tessera run leaderboard api`.
-const API_ROLE = [fileURLToPath(new URL('../../tessera/src/main.ts', import.meta.url)), 'run', 'leaderboard', 'api'];
+const API_ROLE = [
+  fileURLToPath(new URL('../../tessera/src/main.ts', import.meta.url)),
+  'run',
+  'leaderboard',
+  'api',
+];
 const BASELINE = [fileURLToPath(new URL('./baseline-server.ts', import.meta.url))];
 const ENSURE_WRK = fileURLToPath(new URL('../../../tools/ensure-wrk.sh', import.meta.url));
 
@@ -35,7 +40,10 @@ function hasTaskset(): boolean {
   }
 }
 
-async function startServer(script: readonly string[], dataDir: string): Promise<{ url: string; stop: () => void }> {
+async function startServer(
+  script: readonly string[],
+  dataDir: string,
+): Promise<{ url: string; stop: () => void }> {
   const pin = hasTaskset();
   const nodeArgs = ['--conditions=development', '--disable-warning=ExperimentalWarning', ...script];
   const child = pin

@@ -30,7 +30,10 @@ export async function catchUpPeriod(period: Period, ports: CatchUpPorts, logger:
   let from = await ports.rankings.appliedSeq(period);
   if (from > lastSeq) {
     // Saved state that claims wins the log does not have cannot be trusted.
-    logger.warn({ period, appliedSeq: from, lastSeq }, 'ranking is ahead of the win log: rebuilding the period');
+    logger.warn(
+      { period, appliedSeq: from, lastSeq },
+      'ranking is ahead of the win log: rebuilding the period',
+    );
     await ports.rankings.drop(period);
     from = 0;
   }
@@ -46,7 +49,13 @@ export async function catchUpPeriod(period: Period, ports: CatchUpPorts, logger:
     }
   }
   logger.info(
-    { period, replayed, fromSeq: from, players: await ports.rankings.players(period), ms: Date.now() - started },
+    {
+      period,
+      replayed,
+      fromSeq: from,
+      players: await ports.rankings.players(period),
+      ms: Date.now() - started,
+    },
     from === 0 ? 'ranking rebuilt from the win log' : 'ranking caught up with the win log',
   );
   return replayed;

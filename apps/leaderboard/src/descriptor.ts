@@ -17,7 +17,10 @@ import { archiverRole } from './roles/archiver.ts';
 import { archiveFinishedPeriods } from './rollover.ts';
 import { LeaderboardService } from './service.ts';
 
-async function openLeaderboard(config: LeaderboardConfig, context: ServiceContext): Promise<LeaderboardInstance> {
+async function openLeaderboard(
+  config: LeaderboardConfig,
+  context: ServiceContext,
+): Promise<LeaderboardInstance> {
   const { logger } = context;
   const ports = await selectAdapters(config, context.platform, logger);
   try {

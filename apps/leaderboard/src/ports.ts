@@ -86,9 +86,9 @@ export interface ProfileStore {
 /** Figures for /metrics and readiness, whatever the adapters: each may be unknown. */
 export interface LeaderboardStats {
   /** Bytes the live rankings hold in this process (embedded only). */
-  rankingBytes?(): number;
+  readonly rankingBytes?: () => number;
   /** Profile lookups answered by the cache since start. */
-  profileCacheHits?(): number;
+  readonly profileCacheHits?: () => number;
 }
 
 /** Every port, as the composition root hands them to the service and the roles. */

@@ -57,7 +57,11 @@ export class LeaderboardService {
    * rebuilt from the log. A retried match (same match id) appends nothing but is applied again —
    * harmless, as applying is idempotent — so a retry after such a crash still shows the win.
    */
-  async recordWin(input: { userId: string; points: number; matchId?: string | undefined }): Promise<RecordedWin> {
+  async recordWin(input: {
+    userId: string;
+    points: number;
+    matchId?: string | undefined;
+  }): Promise<RecordedWin> {
     const at = this.#now();
     const { win, duplicate } = await this.#ports.winLog.append({
       period: this.#periodOf(at),
@@ -131,7 +135,10 @@ export class LeaderboardService {
  * A match id names one win. Reused for another player or other points it is a client bug (or a
  * forged retry): refuse it, record nothing, and never show the original player's standing.
  */
-function assertSameMatch(recorded: Win, input: { userId: string; points: number; matchId?: string | undefined }): void {
+function assertSameMatch(
+  recorded: Win,
+  input: { userId: string; points: number; matchId?: string | undefined },
+): void {
   if (recorded.userId === input.userId && recorded.points === input.points) return;
   throw leaderboardErrors.LB_MATCH_ID_CONFLICT(
     `match_id ${JSON.stringify(input.matchId)} was already recorded for another win; a retry must repeat the same user_id and points`,

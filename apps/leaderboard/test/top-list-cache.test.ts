@@ -36,7 +36,9 @@ const noArchive: ArchiveStore = {
 class MapProfiles implements ProfileStore {
   readonly profiles = new Map<string, Profile>();
   get(ids: readonly string[]) {
-    return Promise.resolve(new Map(ids.flatMap((id) => (this.profiles.has(id) ? [[id, this.profiles.get(id)!]] : []))));
+    return Promise.resolve(
+      new Map(ids.flatMap((id) => (this.profiles.has(id) ? [[id, this.profiles.get(id)!]] : []))),
+    );
   }
   put(id: string, profile: Profile) {
     this.profiles.set(id, profile);
@@ -64,9 +66,16 @@ t.test('a win invalidates the cached list only when the rank it reaches is withi
 
 for (const tieBreak of ['shared', 'earliest'] as const) {
   t.test(`the cached top list always equals a fresh read (${tieBreak} ranks)`, async (t) => {
-    type Op = { kind: 'win'; user: number; points: number } | { kind: 'name'; user: number } | { kind: 'read'; limit: number };
+    type Op =
+      | { kind: 'win'; user: number; points: number }
+      | { kind: 'name'; user: number }
+      | { kind: 'read'; limit: number };
     const op: fc.Arbitrary<Op> = fc.oneof(
-      fc.record({ kind: fc.constant('win' as const), user: fc.nat(25), points: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({
+        kind: fc.constant('win' as const),
+        user: fc.nat(25),
+        points: fc.integer({ min: 1, max: 4 }),
+      }),
       fc.record({ kind: fc.constant('name' as const), user: fc.nat(25) }),
       fc.record({ kind: fc.constant('read' as const), limit: fc.integer({ min: 1, max: 12 }) }),
     );
@@ -83,12 +92,15 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
         const fresh = new LeaderboardService({ ports, ...clock, cacheTopList: false });
         for (const o of ops) {
           if (o.kind === 'win') await cached.recordWin({ userId: `u${o.user}`, points: o.points });
-          else if (o.kind === 'name') await cached.putProfile(`u${o.user}`, { userName: `n${ops.length}`, displayName: 'x' });
+          else if (o.kind === 'name')
+            await cached.putProfile(`u${o.user}`, { userName: `n${ops.length}`, displayName: 'x' });
           else {
             const got = await cached.top(undefined, 0, o.limit);
             const want = await fresh.top(undefined, 0, o.limit);
             if (JSON.stringify(got) !== JSON.stringify(want)) {
-              throw new Error(`top ${o.limit} from the cache ${JSON.stringify(got.entries)} != fresh ${JSON.stringify(want.entries)}`);
+              throw new Error(
+                `top ${o.limit} from the cache ${JSON.stringify(got.entries)} != fresh ${JSON.stringify(want.entries)}`,
+              );
             }
           }
         }

@@ -72,3 +72,24 @@ t.test('help and version', async (t) => {
   t.equal(await main(['version'], {}), 0);
   t.match(out.at(-1), /^\d+\.\d+\.\d+$/);
 });
+
+t.test('tessera run names the services and roles it knows', async (t) => {
+  const { err } = capture(t);
+  t.equal(await main(['run'], {}), 2);
+  t.match(err.at(-1), /run needs <service> <role>.*\n.*leaderboard: api, archiver/s);
+  t.equal(await main(['run', 'billing', 'api'], {}), 2);
+  t.match(err.at(-1), /leaderboard: api, archiver/);
+  t.equal(await main(['run', 'leaderboard', 'janitor'], { DATA_DIR: dataDir(t) }), 2);
+  t.match(err.at(-1), /leaderboard has no role "janitor" \(its roles: api, archiver\)/);
+});
+
+t.test('the archiver cannot run apart on embedded stores, and says why', async (t) => {
+  const { err } = capture(t);
+  const code = await main(['run', 'leaderboard', 'archiver'], {
+    DATA_DIR: dataDir(t),
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+  });
+  t.equal(code, 2);
+  t.match(err.at(-1), /archiver role runs in a process of its own only on shared stores/);
+});

@@ -1,5 +1,13 @@
 // The public surface of @tessera/kit, listed name by name.
-export { ConfigError, configError, logLevels, parseConfig, platformSettings, readConfig, setting } from './config.ts';
+export {
+  ConfigError,
+  configError,
+  logLevels,
+  parseConfig,
+  platformSettings,
+  readConfig,
+  setting,
+} from './config.ts';
 export type { ConfigOf, ParsedConfig, PlatformConfig, Setting } from './config.ts';
 export { createLogger } from './logger.ts';
 export type { Logger } from './logger.ts';

@@ -52,7 +52,11 @@ export interface RunningService {
 
 interface Plan {
   readonly platform: PlatformConfig;
-  readonly services: ReadonlyArray<{ service: Service; roles: readonly string[]; configured: ConfiguredService }>;
+  readonly services: ReadonlyArray<{
+    service: Service;
+    roles: readonly string[];
+    configured: ConfiguredService;
+  }>;
 }
 
 /** Reads every setting of the platform and of each service, and checks the roles asked for. */

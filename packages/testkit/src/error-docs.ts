@@ -23,5 +23,9 @@ export function documentedErrors(file: string | URL, prefix: string): Documented
 export function tableErrors(errors: {
   readonly table: Readonly<Record<string, { status: number; title: string }>>;
 }): DocumentedError[] {
-  return Object.entries(errors.table).map(([code, spec]) => ({ code, status: spec.status, title: spec.title }));
+  return Object.entries(errors.table).map(([code, spec]) => ({
+    code,
+    status: spec.status,
+    title: spec.title,
+  }));
 }

@@ -27,7 +27,10 @@ export function tempDir(t: Teardown, prefix = 'tessera-test-'): string {
  * a Cassandra keyspace (≤ 48 characters) and an Elasticsearch index.
  */
 export function testNamespace(label = 't'): string {
-  const clean = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 20);
+  const clean = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 20);
   return `${/^[a-z]/.test(clean) ? clean : `t_${clean}`}_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 

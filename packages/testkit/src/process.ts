@@ -31,7 +31,10 @@ export interface LaunchOptions {
 }
 
 /** Runs `tessera <args…>` (e.g. ['run', 'leaderboard', 'api']) and waits until it listens. */
-export function launchTessera(args: readonly string[], options: LaunchOptions = {}): Promise<LaunchedProcess> {
+export function launchTessera(
+  args: readonly string[],
+  options: LaunchOptions = {},
+): Promise<LaunchedProcess> {
   const child = spawn(
     process.execPath,
     ['--conditions=development', '--disable-warning=ExperimentalWarning', MAIN, ...args],

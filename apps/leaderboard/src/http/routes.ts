@@ -15,7 +15,10 @@ import {
   userParamsSchema,
 } from './schemas.ts';
 
-export type LeaderboardRoutesOptions = RoutesOptions<LeaderboardConfig, { readonly service: LeaderboardService }>;
+export type LeaderboardRoutesOptions = RoutesOptions<
+  LeaderboardConfig,
+  { readonly service: LeaderboardService }
+>;
 
 interface ScoreBody {
   user_id: string;
@@ -43,7 +46,7 @@ const MINUTE = 60_000;
 const tags = ['leaderboard'];
 
 /** The leaderboard's HTTP API (spec/leaderboard.md). */
-const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = async (app, { config, instance }) => {
+const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = (app, { config, instance }) => {
   const { service } = instance;
   const write = { max: config.LEADERBOARD_WRITE_LIMIT_PER_MINUTE, timeWindow: MINUTE };
   const read = { max: config.LEADERBOARD_READ_LIMIT_PER_MINUTE, timeWindow: MINUTE };
@@ -145,10 +148,15 @@ const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = async (app, { confi
       };
     },
   );
+  return Promise.resolve();
 };
 
 /** The routes as one named, encapsulated plugin: they share nothing with other services' routes. */
-export const leaderboardRoutes = fastifyPlugin(routes, { name: 'leaderboard', encapsulate: true, fastify: '5.x' });
+export const leaderboardRoutes = fastifyPlugin(routes, {
+  name: 'leaderboard',
+  encapsulate: true,
+  fastify: '5.x',
+});
 
 function userInfo(standing: Standing) {
   return { user_id: standing.userId, score: standing.score, rank: standing.rank };

@@ -7,7 +7,8 @@ import { TOP_LIST_SIZE } from '../core/top-list.ts';
  * U+202A–U+202E, U+2066–U+2069): they hide or spoof what a name says.
  */
 // Written as ranges, not \p{Cc}: the OpenAPI document's readers (fuzzers, generators) need it plain.
-export const DISPLAYABLE_TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$';
+export const DISPLAYABLE_TEXT =
+  '^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$';
 
 export const userIdSchema = {
   type: 'string',

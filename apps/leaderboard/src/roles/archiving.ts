@@ -10,7 +10,9 @@ export async function startArchiving(instance: LeaderboardInstance): Promise<Sto
   await instance.archiveNow();
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = instance.archiveNow().catch((error: unknown) => instance.logger.error({ err: error }, 'archiving failed'));
+    running = instance
+      .archiveNow()
+      .catch((error: unknown) => instance.logger.error({ err: error }, 'archiving failed'));
   }, instance.config.LEADERBOARD_ARCHIVE_INTERVAL_MS);
   timer.unref();
   return async () => {

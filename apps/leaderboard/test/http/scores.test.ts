@@ -126,6 +126,14 @@ t.test('a match_id reused for another player or other points is a 409 that recor
     t.match(problem.detail, /match-7/);
     t.notMatch(res.body, /"score"|"rank"/, "the answer shows nobody's standing");
   }
-  t.equal((await lb.call('GET', '/v1/scores/mallory', { scopes: READ })).statusCode, 404, 'nothing for mallory');
-  t.equal((await lb.call('GET', '/v1/scores/alice', { scopes: READ })).json().user_info.score, 3, 'alice unchanged');
+  t.equal(
+    (await lb.call('GET', '/v1/scores/mallory', { scopes: READ })).statusCode,
+    404,
+    'nothing for mallory',
+  );
+  t.equal(
+    (await lb.call('GET', '/v1/scores/alice', { scopes: READ })).json().user_info.score,
+    3,
+    'alice unchanged',
+  );
 });

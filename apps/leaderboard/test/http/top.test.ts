@@ -156,7 +156,16 @@ t.test('names shown to others reject control and bidirectional-override characte
   const lb = await startLeaderboard(t);
   const put = (display_name: string, user_name = 'ace') =>
     lb.call('PUT', '/v1/users/u1/profile', { scopes: ['profiles:write'], body: { user_name, display_name } });
-  for (const bad of ['tab\there', 'nul\u0000', 'del\u007f', 'c1\u0085', 'c1\u009f', 'rtl\u202eevil', 'iso\u2066x', 'mark\u200f']) {
+  for (const bad of [
+    'tab\there',
+    'nul\u0000',
+    'del\u007f',
+    'c1\u0085',
+    'c1\u009f',
+    'rtl\u202eevil',
+    'iso\u2066x',
+    'mark\u200f',
+  ]) {
     const res = await put(bad);
     t.equal(res.statusCode, 400, JSON.stringify(bad));
     t.match(res.json().detail, /display_name/);

@@ -43,7 +43,8 @@ export class MemoryRankingStore implements RankingStore {
     const ranking = this.ranking(win.period);
     ranking.apply(win.seq, win.userId, win.points);
     const standing = ranking.standing(win.userId);
-    if (standing === undefined) return Promise.reject(new Error(`win ${win.seq} applied but ${win.userId} is not ranked`));
+    if (standing === undefined)
+      return Promise.reject(new Error(`win ${win.seq} applied but ${win.userId} is not ranked`));
     return Promise.resolve(standing);
   }
 

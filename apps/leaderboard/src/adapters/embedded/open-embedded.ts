@@ -36,7 +36,10 @@ export function openEmbeddedAdapters(options: EmbeddedOptions): LeaderboardPorts
   };
   const winLog = new SqliteWinLog(open('wins.db'));
   const archive = new SqliteArchiveStore(open('history.db'));
-  const profiles = new CachedProfileStore(new SqliteProfileStore(open('profiles.db')), options.profileCacheSize);
+  const profiles = new CachedProfileStore(
+    new SqliteProfileStore(open('profiles.db')),
+    options.profileCacheSize,
+  );
   const rankings = new CheckpointedRankingStore({
     tieBreak: options.tieBreak,
     checkpoints: new SqliteRankingCheckpoints(open('ranking.db')),
