@@ -37,7 +37,6 @@ export async function catchUpPeriod(period: Period, ports: CatchUpPorts, logger:
     await ports.rankings.drop(period);
     from = 0;
   }
-  if (from === lastSeq) return 0;
   let replayed = 0;
   let nextProgress = PROGRESS_EVERY;
   for await (const batch of ports.winLog.read(period, from)) {
@@ -56,7 +55,7 @@ export async function catchUpPeriod(period: Period, ports: CatchUpPorts, logger:
       players: await ports.rankings.players(period),
       ms: Date.now() - started,
     },
-    from === 0 ? 'ranking rebuilt from the win log' : 'ranking caught up with the win log',
+    from === 0 && replayed > 0 ? 'ranking rebuilt from the win log' : 'ranking recovered',
   );
   return replayed;
 }

@@ -4,7 +4,7 @@ import { SECRET, tempDataDir } from '../helpers/app.ts';
 import { startApiProcess, waitForExit } from '../helpers/process.ts';
 
 // Four kill-and-restart rounds of real processes: more than tap's default 30 s on a busy machine.
-t.setTimeout(180_000);
+t.setTimeout(600_000);
 
 const USERS = 40;
 const WORKERS = 16;
