@@ -1,4 +1,4 @@
-// The public surface of @tessera/kit, listed name by name.
+// The public surface of @tessera/kit: what the services, runners and tests use, listed name by name.
 export {
   ConfigError,
   configError,
@@ -11,15 +11,14 @@ export {
 export type { ConfigOf, ParsedConfig, PlatformConfig, Setting } from './config.ts';
 export { createLogger } from './logger.ts';
 export type { Logger } from './logger.ts';
-export { ProblemError, defineErrors, kitErrors, problemBody } from './errors.ts';
-export type { ErrorSpec, ErrorTable, ProblemBody, ProblemFactory, ProblemInit } from './errors.ts';
+export { ProblemError, defineErrors } from './errors.ts';
+export type { ErrorSpec, ErrorTable, ProblemFactory } from './errors.ts';
 export { createAuthenticator, mintToken } from './auth.ts';
 export type { Authenticator, AuthenticatorOptions, MintTokenOptions, Principal } from './auth.ts';
 export { loadOrCreateSecret } from './secret.ts';
 export { createHttpApp } from './http/app.ts';
 export type { HttpAppOptions } from './http/app.ts';
-export { loadTls } from './http/tls.ts';
-export { problemResponse, problemSchema } from './http/problem-responses.ts';
+export { problemResponse } from './http/problem-responses.ts';
 export type { ReadinessCheck } from './http/fastify-types.ts';
 export { serve } from './serve.ts';
 export type { RunningService, ServeOptions, ServiceSelection } from './serve.ts';
@@ -36,9 +35,6 @@ export type {
   StartedService,
   StopRole,
 } from './service-descriptor.ts';
-export { startTelemetry } from './telemetry.ts';
-export type { Telemetry, TelemetryOptions } from './telemetry.ts';
-export { installGracefulShutdown } from './shutdown.ts';
-export type { GracefulShutdownOptions } from './shutdown.ts';
+export type { Telemetry } from './telemetry.ts';
 export { openSqlite, transaction } from './sqlite.ts';
 export type { SqliteOptions } from './sqlite.ts';
