@@ -1,16 +1,20 @@
 import { setting, type ConfigOf } from '@tessera/kit';
-import { periodClock } from './core/period.ts';
+import { PERIOD_KINDS, periodClock } from './core/period.ts';
 import { TIE_BREAKS } from './core/standing.ts';
 
 /** The leaderboard's settings; each key is the environment variable. See docs/leaderboard.md. */
 export const leaderboardSettings = {
+  LEADERBOARD_PERIOD: setting.oneOf(PERIOD_KINDS, {
+    default: 'monthly',
+    description: 'how long a board lasts: monthly (the spec), weekly (ISO weeks) or daily',
+  }),
   LEADERBOARD_TIE_BREAK: setting.oneOf(TIE_BREAKS, {
     default: 'shared',
     description: 'shared: equal scores share a rank; earliest: who reached the score first ranks higher',
   }),
   LEADERBOARD_TIMEZONE: setting.string({
     default: 'UTC',
-    description: 'IANA time zone of the monthly boards',
+    description: 'IANA time zone in which periods start and end',
   }),
   LEADERBOARD_MAX_POINTS: setting.int({
     default: 10_000,

@@ -30,7 +30,7 @@ async function openLeaderboard(
     await ports.close();
     throw error;
   }
-  const periodOf = periodClock(config.LEADERBOARD_TIMEZONE);
+  const periodOf = periodClock(config.LEADERBOARD_TIMEZONE, config.LEADERBOARD_PERIOD);
   const service = new LeaderboardService({ ports, now: context.now, periodOf, cacheTopList: !ports.shared });
   let open = true;
   let archiving: Promise<unknown> = Promise.resolve();
@@ -58,7 +58,7 @@ async function openLeaderboard(
 
 export const leaderboardDescriptor: ServiceDescriptor<typeof leaderboardSettings, LeaderboardInstance> = {
   name: 'leaderboard',
-  description: 'Game leaderboard: rankings of players by wins, per month',
+  description: 'Game leaderboard: rankings of players by wins, per month (or week, or day)',
   settings: leaderboardSettings,
   check: checkLeaderboardConfig,
   errors: leaderboardErrors,

@@ -75,8 +75,8 @@ const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = (app, { config, ins
     {
       schema: {
         tags,
-        summary: 'The top players of a month, highest score first',
-        querystring: topQuerySchema,
+        summary: 'The top players of a period, highest score first',
+        querystring: topQuerySchema(config.LEADERBOARD_PERIOD),
         response: { 200: topReplySchema },
       },
       config: { auth: { scope: 'scores:read' }, rateLimit: read },
@@ -95,7 +95,7 @@ const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = (app, { config, ins
         tags,
         summary: "One player's score and rank, optionally with the players around",
         params: userParamsSchema,
-        querystring: standingQuerySchema,
+        querystring: standingQuerySchema(config.LEADERBOARD_PERIOD),
         response: { 200: standingReplySchema, 404: problemResponse },
       },
       config: { auth: { scope: 'scores:read' }, rateLimit: read },

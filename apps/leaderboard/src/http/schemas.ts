@@ -1,4 +1,5 @@
 /** JSON schemas of the leaderboard API: validation at the edge and the OpenAPI document. */
+import { PERIOD_PATTERNS, type PeriodKind } from '../core/period.ts';
 import { TOP_LIST_SIZE } from '../core/top-list.ts';
 
 /**
@@ -17,12 +18,21 @@ export const userIdSchema = {
   examples: ['5f2b9c1e8d3a4b6c7e9f0a1b'],
 } as const;
 
-export const periodSchema = {
-  type: 'string',
-  pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
-  description: 'A month, YYYY-MM; default: the current month',
-  examples: ['2026-11'],
+const periodNames = {
+  monthly: { description: 'A month, YYYY-MM; default: the current month', example: '2026-11' },
+  weekly: { description: 'An ISO 8601 week, YYYY-Www; default: the current week', example: '2026-W48' },
+  daily: { description: 'A day, YYYY-MM-DD; default: today', example: '2026-11-23' },
 } as const;
+
+/** The `period` parameter for boards of `kind` (LEADERBOARD_PERIOD). */
+export function periodSchema(kind: PeriodKind) {
+  return {
+    type: 'string',
+    pattern: PERIOD_PATTERNS[kind],
+    description: periodNames[kind].description,
+    examples: [periodNames[kind].example],
+  } as const;
+}
 
 const userInfoSchema = {
   type: 'object',
@@ -78,15 +88,17 @@ export const standingReplySchema = {
   },
 } as const;
 
-export const topQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: TOP_LIST_SIZE },
-    offset: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 0 },
-    period: periodSchema,
-  },
-} as const;
+export function topQuerySchema(kind: PeriodKind) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: 100, default: TOP_LIST_SIZE },
+      offset: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 0 },
+      period: periodSchema(kind),
+    },
+  } as const;
+}
 
 export const topReplySchema = {
   type: 'object',
@@ -99,19 +111,21 @@ export const topReplySchema = {
   },
 } as const;
 
-export const standingQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    period: periodSchema,
-    around: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 10,
-      description: 'Also list up to N players above and below',
+export function standingQuerySchema(kind: PeriodKind) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      period: periodSchema(kind),
+      around: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10,
+        description: 'Also list up to N players above and below',
+      },
     },
-  },
-} as const;
+  } as const;
+}
 
 export const userParamsSchema = {
   type: 'object',
