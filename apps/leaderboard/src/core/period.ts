@@ -30,7 +30,12 @@ const MINUTE = 60_000;
 /** Returns a function giving the period of an instant (epoch milliseconds) in `timeZone`. */
 export function periodClock(timeZone: string, kind: PeriodKind = 'monthly'): (epochMs: number) => Period {
   // Throws RangeError for an unknown zone, which configuration turns into a clear message.
-  const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
   // Every zone's offset is a whole number of minutes, so a period always starts on a minute: the
   // answer for one minute holds for all of it, and formatting once a minute is enough.
   let cachedMinute = Number.NaN;
@@ -54,7 +59,8 @@ interface LocalDate {
 function localDate(format: Intl.DateTimeFormat, epochMs: number): LocalDate {
   const parts = { year: 0, month: 0, day: 0 };
   for (const part of format.formatToParts(epochMs)) {
-    if (part.type === 'year' || part.type === 'month' || part.type === 'day') parts[part.type] = Number(part.value);
+    if (part.type === 'year' || part.type === 'month' || part.type === 'day')
+      parts[part.type] = Number(part.value);
   }
   return parts;
 }

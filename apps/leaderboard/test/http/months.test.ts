@@ -79,20 +79,27 @@ t.test('a future or empty month reads as an empty board', async (t) => {
   t.same((await lb.call('GET', '/v1/scores?period=2099-01', { scopes: READ })).json().data, []);
 });
 
-t.test('LEADERBOARD_PERIOD=weekly: a board per ISO week, the finished week archived and readable', async (t) => {
-  let now = Date.UTC(2026, 10, 29, 23, 59); // Sunday of 2026-W48
-  const lb = await startLeaderboard(t, { env: { LEADERBOARD_PERIOD: 'weekly' }, now: () => now });
-  await lb.call('POST', '/v1/scores', { scopes: WRITE, body: { user_id: 'sunday', points: 3 } });
-  t.equal((await lb.call('GET', '/v1/scores', { scopes: READ })).json().period, '2026-W48');
-  now = Date.UTC(2026, 10, 30, 0, 1); // Monday: 2026-W49
-  t.same((await lb.call('GET', '/v1/scores', { scopes: READ })).json(), { data: [], total: 0, period: '2026-W49' });
-  t.same(await lb.instance.archiveNow(), ['2026-W48']);
-  const week = (await lb.call('GET', '/v1/scores?period=2026-W48', { scopes: READ })).json();
-  t.same(week.data, [{ user_id: 'sunday', user_name: 'sunday', rank: 1, score: 3 }]);
-  const monthly = await lb.call('GET', '/v1/scores?period=2026-11', { scopes: READ });
-  t.equal(monthly.statusCode, 400, 'a month is not a period of a weekly board');
-  t.match(monthly.json().detail, /period/);
-});
+t.test(
+  'LEADERBOARD_PERIOD=weekly: a board per ISO week, the finished week archived and readable',
+  async (t) => {
+    let now = Date.UTC(2026, 10, 29, 23, 59); // Sunday of 2026-W48
+    const lb = await startLeaderboard(t, { env: { LEADERBOARD_PERIOD: 'weekly' }, now: () => now });
+    await lb.call('POST', '/v1/scores', { scopes: WRITE, body: { user_id: 'sunday', points: 3 } });
+    t.equal((await lb.call('GET', '/v1/scores', { scopes: READ })).json().period, '2026-W48');
+    now = Date.UTC(2026, 10, 30, 0, 1); // Monday: 2026-W49
+    t.same((await lb.call('GET', '/v1/scores', { scopes: READ })).json(), {
+      data: [],
+      total: 0,
+      period: '2026-W49',
+    });
+    t.same(await lb.instance.archiveNow(), ['2026-W48']);
+    const week = (await lb.call('GET', '/v1/scores?period=2026-W48', { scopes: READ })).json();
+    t.same(week.data, [{ user_id: 'sunday', user_name: 'sunday', rank: 1, score: 3 }]);
+    const monthly = await lb.call('GET', '/v1/scores?period=2026-11', { scopes: READ });
+    t.equal(monthly.statusCode, 400, 'a month is not a period of a weekly board');
+    t.match(monthly.json().detail, /period/);
+  },
+);
 
 t.test('LEADERBOARD_PERIOD=daily: a board per day in the zone', async (t) => {
   const lb = await startLeaderboard(t, {
