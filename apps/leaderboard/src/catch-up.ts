@@ -24,7 +24,12 @@ export async function catchUp(ports: CatchUpPorts, logger: Logger): Promise<void
 }
 
 /** Brings one period's ranking up to the log; a ranking ahead of the log is rebuilt from scratch. */
-export async function catchUpPeriod(period: Period, ports: CatchUpPorts, logger: Logger): Promise<number> {
+export async function catchUpPeriod(
+  period: Period,
+  ports: CatchUpPorts,
+  logger: Logger,
+  onBatch?: (progress: { replayed: number; seq: number; fromSeq: number; lastSeq: number }) => void,
+): Promise<number> {
   const started = Date.now();
   const lastSeq = await ports.winLog.lastSeq(period);
   let from = await ports.rankings.appliedSeq(period);
@@ -42,6 +47,7 @@ export async function catchUpPeriod(period: Period, ports: CatchUpPorts, logger:
   for await (const batch of ports.winLog.read(period, from)) {
     await ports.rankings.applyBatch(batch);
     replayed += batch.length;
+    onBatch?.({ replayed, seq: batch.at(-1)?.seq ?? from, fromSeq: from, lastSeq });
     if (replayed >= nextProgress) {
       logger.info({ period, replayed, lastSeq }, 'replaying the win log');
       nextProgress += PROGRESS_EVERY;

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
+import { CommandUsageError, LEADERBOARD_USAGE, leaderboardCommand } from './commands/leaderboard.ts';
 import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
 import { SERVICES } from './services.ts';
@@ -14,6 +15,7 @@ Commands:
   serve                         start the embedded platform (what \`make run\` does)
   run <service> <role>          run one role of one service as its own process
 ${ROLES}
+${LEADERBOARD_USAGE}
   openapi [--out <file>]        print (or write) the platform's OpenAPI document
   token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
         [--ttl <seconds>] [--data-dir <dir>]
@@ -39,6 +41,8 @@ export async function main(argv: readonly string[], env = process.env): Promise<
         await startRole(service, role, { env });
         return -1;
       }
+      case 'leaderboard':
+        return await leaderboardCommand(rest, env);
       case 'openapi': {
         const { values } = parse(rest, { out: { type: 'string' } });
         const text = openApiText(await platformOpenApi());
@@ -63,7 +67,7 @@ export async function main(argv: readonly string[], env = process.env): Promise<
         return 2;
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError) {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof CommandUsageError) {
       console.error(`tessera: ${error.message}`);
       return 2;
     }
