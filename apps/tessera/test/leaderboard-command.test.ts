@@ -18,7 +18,7 @@ function captureStderr(t: Test): string[] {
   process.stderr.write = ((chunk: string | Uint8Array) => {
     lines.push(String(chunk));
     return true;
-  }) as typeof process.stderr.write;
+  });
   t.teardown(() => {
     process.stderr.write = write;
   });
