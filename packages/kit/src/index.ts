@@ -1,14 +1,15 @@
 // The public surface of @tessera/kit, listed name by name.
-export { ConfigError, logLevels, platformSettings, readConfig, setting } from './config.ts';
+export { ConfigError, logFormats, logLevels, platformSettings, readConfig, setting } from './config.ts';
 export type { ConfigOf, Setting } from './config.ts';
-export { createLogger } from './logger.ts';
-export type { Logger } from './logger.ts';
+export { createLogger, isInteractive, printBanner } from './logger.ts';
+export type { LogFormat, Logger, LoggerOptions } from './logger.ts';
 export { ProblemError, defineErrors, kitErrors, problemBody } from './errors.ts';
 export type { ErrorSpec, ErrorTable, ProblemBody, ProblemFactory, ProblemInit } from './errors.ts';
 export { createAuthenticator, mintToken } from './auth.ts';
 export type { Authenticator, AuthenticatorOptions, MintTokenOptions, Principal } from './auth.ts';
 export { loadOrCreateSecret } from './secret.ts';
 export { createHttpApp } from './http/app.ts';
+export { closeWithDeadline } from './http/close.ts';
 export type { HttpAppOptions } from './http/app.ts';
 export { loadTls } from './http/tls.ts';
 export { problemResponse, problemSchema } from './http/problem-responses.ts';

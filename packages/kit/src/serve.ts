@@ -8,6 +8,7 @@ import { createAuthenticator } from './auth.ts';
 import { platformSettings, readConfig } from './config.ts';
 import type { ConfigOf } from './config.ts';
 import { createHttpApp } from './http/app.ts';
+import { closeWithDeadline } from './http/close.ts';
 import { loadTls } from './http/tls.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
@@ -61,7 +62,7 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
   // Reading everything first means a misconfigured pod fails before it opens any file or port.
   const platform = readConfig(platformSettings, opts.env ?? process.env);
   const tls = loadTls(platform.TLS_CERT_FILE, platform.TLS_KEY_FILE);
-  const logger = createLogger({ level: platform.LOG_LEVEL, name: opts.name });
+  const logger = createLogger({ level: platform.LOG_LEVEL, name: opts.name, format: platform.LOG_FORMAT });
   // With an identity provider configured, a generated secret would only widen what is accepted.
   const secret =
     platform.AUTH_JWKS_URL !== undefined && platform.AUTH_JWT_SECRET === undefined
@@ -87,6 +88,9 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     rateLimitEnabled: platform.RATE_LIMIT_ENABLED,
     tls,
     telemetry,
+    requestTimeoutMs: platform.HTTP_REQUEST_TIMEOUT_MS,
+    maxUrlLength: platform.HTTP_MAX_URL_LENGTH,
+    authFailureLimitPerMinute: platform.AUTH_FAILURE_LIMIT_PER_MINUTE,
   });
 
   let closing: Promise<void> | undefined;
@@ -95,7 +99,8 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     closing ??= (async () => {
       uninstall();
       try {
-        await app.close();
+        // In-flight requests get SHUTDOWN_TIMEOUT_MS; then every connection closes and onClose runs.
+        await closeWithDeadline(app, platform.SHUTDOWN_TIMEOUT_MS, logger);
       } finally {
         await telemetry?.shutdown();
       }

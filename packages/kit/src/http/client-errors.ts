@@ -38,7 +38,9 @@ export function clientErrorProblem(error: ClientError, requestTimeoutMs: number)
         `the request (headers and body) did not arrive within ${requestTimeoutMs} ms`,
       );
     case 'HPE_HEADER_OVERFLOW':
-      return kitErrors.KIT_HEADERS_TOO_LARGE('the request line and headers are larger than the server accepts');
+      return kitErrors.KIT_HEADERS_TOO_LARGE(
+        'the request line and headers are larger than the server accepts',
+      );
     default:
       return kitErrors.KIT_MALFORMED_REQUEST(
         `the request is not valid HTTP/1.1 (${error.reason ?? error.code ?? 'parse error'})`,
@@ -92,7 +94,11 @@ export function createClientErrorHandler(
 }
 
 /** fastify's `frameworkErrors`: a path that is not valid percent-encoding, and the like. */
-export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const problem =
     error.code === 'FST_ERR_BAD_URL'
       ? kitErrors.KIT_MALFORMED_REQUEST('the request path is not valid percent-encoding')

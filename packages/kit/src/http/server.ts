@@ -54,9 +54,8 @@ export function edgeServerFactory(
       connectionsCheckingInterval: checkingIntervalFor(limits.requestTimeoutMs),
       keepAliveTimeout: keepAliveTimeoutMs,
     };
-    // fastify only uses the surface https.Server shares with http.Server.
     return limits.tls === undefined
       ? createHttpServer(options, onRequest)
-      : (createHttpsServer({ ...options, ...limits.tls }, onRequest) as unknown as Server);
+      : createHttpsServer({ ...options, ...limits.tls }, onRequest);
   };
 }

@@ -94,7 +94,9 @@ t.test('two Authorization headers are a 400, whichever comes first', async (t) =
   ]) {
     const res = await rawExchange(
       port,
-      [`POST /scores HTTP/1.1\r\nHost: x\r\nAuthorization: ${first}\r\nauthorization: ${second}\r\nContent-Length: 0\r\n\r\n`],
+      [
+        `POST /scores HTTP/1.1\r\nHost: x\r\nAuthorization: ${first}\r\nauthorization: ${second}\r\nContent-Length: 0\r\n\r\n`,
+      ],
       300,
     );
     const [response] = parseResponses(res.text);

@@ -30,7 +30,11 @@ t.test('a valid request followed by a stray byte gets its own answer, then a 400
   t.same(JSON.parse(first?.body ?? 'null'), { recorded: 1 });
   t.equal(second?.status, 400, 'then the garbage gets a 400');
   t.match(second?.headers['content-type'], /^application\/problem\+json/);
-  t.match(JSON.parse(second?.body ?? 'null'), { status: 400, code: 'KIT_MALFORMED_REQUEST', title: 'Malformed request' });
+  t.match(JSON.parse(second?.body ?? 'null'), {
+    status: 400,
+    code: 'KIT_MALFORMED_REQUEST',
+    title: 'Malformed request',
+  });
   t.same(more, []);
 });
 
@@ -44,15 +48,24 @@ t.test('pipelined requests before the garbage are all answered, in order', async
   t.equal(wins.length, 2);
 });
 
-t.test('bytes that are not HTTP are a 400 problem, never fastify\'s own shape', async (t) => {
+t.test("bytes that are not HTTP are a 400 problem, never fastify's own shape", async (t) => {
   const { port } = await recordingApp(t);
-  for (const garbage of ['HELLO\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n']) {
+  for (const garbage of [
+    'HELLO\r\n\r\n',
+    'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+    'GET / HTTP/9.9\r\n\r\n',
+  ]) {
     const res = await rawExchange(port, [garbage], 2000);
     const [response] = parseResponses(res.text);
     t.equal(response?.status, 400, JSON.stringify(garbage));
     t.match(response?.headers['content-type'], /^application\/problem\+json/);
     const body = JSON.parse(response?.body ?? 'null') as Problem;
-    t.match(body, { status: 400, code: 'KIT_MALFORMED_REQUEST', title: 'Malformed request', detail: /not valid HTTP/ });
+    t.match(body, {
+      status: 400,
+      code: 'KIT_MALFORMED_REQUEST',
+      title: 'Malformed request',
+      detail: /not valid HTTP/,
+    });
     t.notOk('statusCode' in body);
     t.ok(res.closedAfterMs !== undefined, 'closed');
   }
@@ -60,7 +73,11 @@ t.test('bytes that are not HTTP are a 400 problem, never fastify\'s own shape', 
 
 t.test('headers over the limit are a 431 problem', async (t) => {
   const { port } = await recordingApp(t);
-  const res = await rawExchange(port, [`GET /items/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`], 2000);
+  const res = await rawExchange(
+    port,
+    [`GET /items/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`],
+    2000,
+  );
   const [response] = parseResponses(res.text);
   t.equal(response?.status, 431);
   t.match(JSON.parse(response?.body ?? 'null'), { status: 431, code: 'KIT_HEADERS_TOO_LARGE' });
@@ -72,7 +89,10 @@ t.test('a path that is not valid percent-encoding is a 400 problem', async (t) =
   const [response] = parseResponses(res.text);
   t.equal(response?.status, 400);
   t.match(response?.headers['content-type'], /^application\/problem\+json/);
-  t.match(JSON.parse(response?.body ?? 'null'), { code: 'KIT_MALFORMED_REQUEST', detail: /percent-encoding/ });
+  t.match(JSON.parse(response?.body ?? 'null'), {
+    code: 'KIT_MALFORMED_REQUEST',
+    detail: /percent-encoding/,
+  });
 });
 
 t.test('rawProblemResponse frames the body and closes', async (t) => {
@@ -80,6 +100,16 @@ t.test('rawProblemResponse frames the body and closes', async (t) => {
   const [response] = parseResponses(Buffer.from(text).toString('latin1'));
   t.equal(response?.status, 408);
   t.equal(response?.headers['connection'], 'close');
-  t.equal(Number(response?.headers['content-length']), Buffer.byteLength(JSON.stringify({ title: 'Request timeout', detail: 'late é', status: 408, code: 'KIT_REQUEST_TIMEOUT' })));
+  t.equal(
+    Number(response?.headers['content-length']),
+    Buffer.byteLength(
+      JSON.stringify({
+        title: 'Request timeout',
+        detail: 'late é',
+        status: 408,
+        code: 'KIT_REQUEST_TIMEOUT',
+      }),
+    ),
+  );
   t.equal(clientErrorProblem(Object.assign(new Error('x'), { code: 'HPE_HEADER_OVERFLOW' }), 1).status, 431);
 });

@@ -33,7 +33,10 @@ export interface Problem {
 }
 
 /** Listens on 127.0.0.1 at a free port; the app is closed when the test ends. */
-export async function listen(t: { teardown(fn: () => unknown): void }, app: FastifyInstance): Promise<number> {
+export async function listen(
+  t: { teardown(fn: () => unknown): void },
+  app: FastifyInstance,
+): Promise<number> {
   t.teardown(() => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
@@ -76,13 +79,14 @@ export function rawExchange(
       closedAfterMs = Date.now() - started;
       finish();
     });
-    socket.once('connect', async () => {
+    const write = async () => {
       for (const chunk of chunks) {
         if (stopped || socket.destroyed) return;
         if (typeof chunk === 'number') await new Promise((r) => setTimeout(r, chunk));
         else socket.write(chunk);
       }
-    });
+    };
+    socket.once('connect', () => void write());
   });
 }
 

@@ -35,7 +35,10 @@ t.test('a body trickling in gets a 408 problem at the deadline and the connectio
     const res = await rawExchange(port, chunks, 4000);
     t.ok(res.closedAfterMs !== undefined, `${name}: the server closed the connection`);
     const late = (res.closedAfterMs ?? Infinity) - deadline;
-    t.ok(late >= -50 && late < checkingIntervalFor(deadline) + 400, `${name}: closed ${late} ms after the deadline`);
+    t.ok(
+      late >= -50 && late < checkingIntervalFor(deadline) + 400,
+      `${name}: closed ${late} ms after the deadline`,
+    );
     const { status, headers, body } = problemOf(res.text);
     t.equal(status, 408, name);
     t.match(headers['content-type'], /^application\/problem\+json/, name);
@@ -57,12 +60,19 @@ t.test('a 401 answered before the body arrives closes the connection', async (t)
   t.equal(status, 401);
   t.equal(body.code, 'KIT_UNAUTHORIZED');
   t.equal(headers['connection'], 'close');
-  t.ok((res.closedAfterMs ?? Infinity) < 300, `closed after ${res.closedAfterMs} ms, without waiting for the body`);
+  t.ok(
+    (res.closedAfterMs ?? Infinity) < 300,
+    `closed after ${res.closedAfterMs} ms, without waiting for the body`,
+  );
 });
 
 t.test('a 403 answered before the body arrives closes the connection', async (t) => {
   const port = await edgeApp(t);
-  const res = await rawExchange(port, trickle('/secure', `Authorization: Bearer ${await token(['mail'])}\r\n`), 3000);
+  const res = await rawExchange(
+    port,
+    trickle('/secure', `Authorization: Bearer ${await token(['mail'])}\r\n`),
+    3000,
+  );
   const { status, headers } = problemOf(res.text);
   t.equal(status, 403);
   t.equal(headers['connection'], 'close');

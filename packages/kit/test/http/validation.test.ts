@@ -207,33 +207,38 @@ t.test('query integers are parsed strictly: only plain decimal text is a number'
   t.equal((await app.inject({ method: 'GET', url: '/page?ratio=0x1' })).statusCode, 400);
   t.equal((await app.inject({ method: 'GET', url: '/page?exact=1' })).statusCode, 400);
   t.same((await app.inject({ method: 'GET', url: '/page?ids=1' })).json(), { query: { ids: [1] } });
-  t.same((await app.inject({ method: 'GET', url: '/page?ids=1&ids=-2' })).json(), { query: { ids: [1, -2] } });
+  t.same((await app.inject({ method: 'GET', url: '/page?ids=1&ids=-2' })).json(), {
+    query: { ids: [1, -2] },
+  });
   t.equal((await app.inject({ method: 'GET', url: '/page?ids=1&ids=0x2' })).statusCode, 400);
 });
 
-t.test('a path parameter longer than the router limit reaches the schema (after authentication)', async (t) => {
-  const app = await testApp();
-  app.get(
-    '/users/:user_id',
-    {
-      config: { auth: { scope: 'scores:read' } },
-      schema: {
-        params: {
-          type: 'object',
-          properties: { user_id: { type: 'string', pattern: '^[a-z0-9]{1,64}$' } },
+t.test(
+  'a path parameter longer than the router limit reaches the schema (after authentication)',
+  async (t) => {
+    const app = await testApp();
+    app.get(
+      '/users/:user_id',
+      {
+        config: { auth: { scope: 'scores:read' } },
+        schema: {
+          params: {
+            type: 'object',
+            properties: { user_id: { type: 'string', pattern: '^[a-z0-9]{1,64}$' } },
+          },
         },
       },
-    },
-    async (request) => ({ params: request.params }),
-  );
-  const long = 'a'.repeat(300);
-  const anonymous = await app.inject({ method: 'GET', url: `/users/${long}` });
-  t.equal(anonymous.statusCode, 401, 'authentication is checked first');
-  const res = await app.inject({
-    method: 'GET',
-    url: `/users/${long}`,
-    headers: { authorization: `Bearer ${await token(['scores:read'])}` },
-  });
-  t.equal(res.statusCode, 400);
-  t.match(res.json<Problem>(), { code: 'KIT_VALIDATION', errors: [{ field: 'params/user_id' }] });
-});
+      async (request) => ({ params: request.params }),
+    );
+    const long = 'a'.repeat(300);
+    const anonymous = await app.inject({ method: 'GET', url: `/users/${long}` });
+    t.equal(anonymous.statusCode, 401, 'authentication is checked first');
+    const res = await app.inject({
+      method: 'GET',
+      url: `/users/${long}`,
+      headers: { authorization: `Bearer ${await token(['scores:read'])}` },
+    });
+    t.equal(res.statusCode, 400);
+    t.match(res.json<Problem>(), { code: 'KIT_VALIDATION', errors: [{ field: 'params/user_id' }] });
+  },
+);
