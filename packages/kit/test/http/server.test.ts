@@ -10,6 +10,12 @@ async function edgeApp(t: Parameters<typeof listen>[0]) {
   app.post('/echo', async (request) => ({ got: request.body }));
   app.post('/secure', { config: { auth: { scope: 'trade' } } }, async (request) => ({ got: request.body }));
   app.get('/items', async () => ({ ok: true }));
+  app.get('/secure', { config: { auth: { scope: 'trade' } } }, async () => ({ ok: true }));
+  // A long poll: the request arrived whole, the answer takes longer than the request deadline.
+  app.get('/slow', async () => {
+    await new Promise((resolve) => setTimeout(resolve, deadline * 2));
+    return { ok: true };
+  });
   return listen(t, app);
 }
 
@@ -88,6 +94,23 @@ t.test('a request that arrived whole keeps its connection', async (t) => {
     parseResponses(res.text).map((r) => r.status),
     [200, 200],
   );
+});
+
+t.test('a request without a body keeps its connection after a 401', async (t) => {
+  const port = await edgeApp(t);
+  const get = 'GET /secure HTTP/1.1\r\nHost: x\r\n\r\n';
+  const res = await rawExchange(port, [get, 50, get], 400);
+  t.equal(res.closedAfterMs, undefined, 'still open');
+  t.same(
+    parseResponses(res.text).map((r) => r.status),
+    [401, 401],
+  );
+});
+
+t.test('the deadline is for receiving the request, not for answering it', async (t) => {
+  const port = await edgeApp(t);
+  const res = await rawExchange(port, ['GET /slow HTTP/1.1\r\nHost: x\r\n\r\n'], deadline * 4);
+  t.equal(problemOf(res.text).status, 200);
 });
 
 t.test('a request target over the limit is a 414 problem', async (t) => {
