@@ -124,6 +124,23 @@ t.test('a request target over the limit is a 414 problem', async (t) => {
   t.equal(problemOf(ok.text).status, 200, 'a target under the limit passes');
 });
 
+t.test('413 and 415 over a socket are problems, and the unread body is not waited for', async (t) => {
+  const app = await testApp({ bodyLimit: 64 });
+  app.post('/echo', async (request) => ({ got: request.body }));
+  const port = await listen(t, app);
+  for (const [status, code, headers] of [
+    [413, 'KIT_PAYLOAD_TOO_LARGE', 'Content-Type: application/json\r\nContent-Length: 1000\r\n'],
+    [415, 'KIT_UNSUPPORTED_MEDIA_TYPE', 'Content-Type: text/plain\r\nContent-Length: 1000\r\n'],
+  ] as const) {
+    const res = await rawExchange(port, [`POST /echo HTTP/1.1\r\nHost: x\r\n${headers}\r\n{"a":`], 2000);
+    const response = problemOf(res.text);
+    t.equal(response.status, status);
+    t.match(response.headers['content-type'], /^application\/problem\+json/);
+    t.match(response.body, { status, code });
+    t.ok((res.closedAfterMs ?? Infinity) < 500, `${status}: closed after ${res.closedAfterMs} ms`);
+  }
+});
+
 t.test('the deadline is checked often enough to hold to a tenth', async (t) => {
   t.equal(checkingIntervalFor(10_000), 1000);
   t.equal(checkingIntervalFor(600), 60);
