@@ -6,12 +6,13 @@
  *   holds to a tenth of itself (at most one second late), in native code, off the request path;
  * - the header deadline is Node's `headersTimeout`, at most the request deadline;
  * - a request target longer than `maxUrlLength` is answered 414 before routing (one length
- *   comparison per request).
+ *   comparison per request), an HTTP/1.1 request without Host 400, both as problems.
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { kitErrors, problemBody } from '../errors.ts';
+import type { ProblemError } from '../errors.ts';
 
 export interface ServerLimits {
   requestTimeoutMs: number;
@@ -26,8 +27,7 @@ export function checkingIntervalFor(requestTimeoutMs: number): number {
   return Math.min(1000, Math.max(25, Math.floor(requestTimeoutMs / 10)));
 }
 
-function uriTooLong(maxUrlLength: number, res: ServerResponse): void {
-  const problem = kitErrors.KIT_URI_TOO_LONG(`the request target is longer than ${maxUrlLength} characters`);
+function answer(res: ServerResponse, problem: ProblemError): void {
   const body = JSON.stringify(problemBody(problem));
   // The body (if any) is not read: close rather than read it to find the next request.
   res.writeHead(problem.status, {
@@ -45,7 +45,16 @@ export function edgeServerFactory(
   return (handler) => {
     const { maxUrlLength } = limits;
     const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-      if ((req.url?.length ?? 0) > maxUrlLength) return uriTooLong(maxUrlLength, res);
+      if ((req.url?.length ?? 0) > maxUrlLength) {
+        return answer(
+          res,
+          kitErrors.KIT_URI_TOO_LONG(`the request target is longer than ${maxUrlLength} characters`),
+        );
+      }
+      // RFC 9112 §3.2: Node would answer this with a bare 400 of its own (requireHostHeader).
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+        return answer(res, kitErrors.KIT_MALFORMED_REQUEST('an HTTP/1.1 request needs a Host header'));
+      }
       handler(req, res);
     };
     const options: ServerOptions = {
@@ -53,6 +62,7 @@ export function edgeServerFactory(
       headersTimeout: Math.min(60_000, limits.requestTimeoutMs),
       connectionsCheckingInterval: checkingIntervalFor(limits.requestTimeoutMs),
       keepAliveTimeout: keepAliveTimeoutMs,
+      requireHostHeader: false,
     };
     return limits.tls === undefined
       ? createHttpServer(options, onRequest)

@@ -124,6 +124,17 @@ t.test('a request target over the limit is a 414 problem', async (t) => {
   t.equal(problemOf(ok.text).status, 200, 'a target under the limit passes');
 });
 
+t.test('an HTTP/1.1 request without Host is a 400 problem, not a bare status line', async (t) => {
+  const port = await edgeApp(t);
+  const res = await rawExchange(port, ['GET /items HTTP/1.1\r\n\r\n'], 2000);
+  const { status, headers, body } = problemOf(res.text);
+  t.equal(status, 400);
+  t.match(headers['content-type'], /^application\/problem\+json/);
+  t.match(body, { code: 'KIT_MALFORMED_REQUEST', detail: /Host/ });
+  const old = await rawExchange(port, ['GET /items HTTP/1.0\r\n\r\n'], 2000);
+  t.equal(problemOf(old.text).status, 200, 'HTTP/1.0 needs none');
+});
+
 t.test('413 and 415 over a socket are problems, and the unread body is not waited for', async (t) => {
   const app = await testApp({ bodyLimit: 64 });
   app.post('/echo', async (request) => ({ got: request.body }));
