@@ -90,10 +90,15 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   installMetrics(app);
   installHealth(app);
   // 4. Every route documents the problem answers the kit gives it.
-  declareProblemResponses(app, opts.rateLimitEnabled ?? true);
-  // 5. Authentication (onRequest), then rate limits keyed on its result.
+  const authFailureLimitPerMinute = opts.authFailureLimitPerMinute ?? 600;
+  declareProblemResponses(app, {
+    rateLimitEnabled: opts.rateLimitEnabled ?? true,
+    authFailuresLimited: authFailureLimitPerMinute > 0,
+  });
+  // 5. Authentication (onRequest), then rate limits keyed on its result. The failure limit is
+  // installed first: @fastify/rate-limit decorates an app once, and its scope must get its own.
   const failures = await installAuthFailureLimit(app, {
-    maxPerMinute: opts.authFailureLimitPerMinute ?? 600,
+    maxPerMinute: authFailureLimitPerMinute,
     redis: opts.rateLimitRedis,
   });
   installAuthHook(app, opts.authenticator, failures);

@@ -70,3 +70,16 @@ t.test('/docs serves a readable reference of the same document, from the package
   const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
   t.notMatch(metrics, /route="\/docs/, 'the reference is not measured');
 });
+
+t.test('authenticated routes document 401, 403 and the 429 of the failed-authentication limit', async (t) => {
+  const responsesOf = async (authFailureLimitPerMinute: number) => {
+    const app = await testApp({ authFailureLimitPerMinute });
+    app.get('/v1/mine', { config: { auth: { scope: 'trade' } }, schema: {} }, async () => ({ ok: true }));
+    const doc = (await app.inject({ method: 'GET', url: '/docs/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    }>();
+    return Object.keys(doc.paths['/v1/mine']?.['get']?.responses ?? {}).sort();
+  };
+  t.same(await responsesOf(600), ['401', '403', '429']);
+  t.same(await responsesOf(0), ['401', '403']);
+});
