@@ -163,3 +163,17 @@ t.test('authFailureLimitPerMinute: 0 turns the limit off', async (t) => {
     t.notOk(res.headers['x-rate-limit-limit']);
   }
 });
+
+t.test('a 403 carries the failed-authentication headers too', async (t) => {
+  const app = await testApp({ authFailureLimitPerMinute: 5 });
+  app.get('/secure', { config: { auth: { scope: 'trade' } } }, async () => ({ ok: true }));
+  const res = await app.inject({
+    method: 'GET',
+    url: '/secure',
+    headers: { authorization: `Bearer ${await token(['mail'])}` },
+  });
+  t.equal(res.statusCode, 403);
+  t.equal(res.headers['x-rate-limit-limit'], '5');
+  t.equal(res.headers['x-rate-limit-remaining'], '4');
+  t.ok(Number(res.headers['x-rate-limit-reset']) > Date.now() / 1000);
+});
