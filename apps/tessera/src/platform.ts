@@ -28,7 +28,8 @@ export function startPlatform(options: StartOptions = {}): Promise<RunningServic
         ? 'Tokens come from your identity provider (AUTH_JWKS_URL is set).'
         : `Get a token: npx tessera token --sub game-server-1 --scope "scores:write scores:read"${platform.DATA_DIR === './data' ? '' : ` --data-dir ${platform.DATA_DIR}`}`,
       `Try it: curl -H "Authorization: Bearer $TOKEN" ${url}/v1/scores`,
-      `API: ${url}/docs/openapi.json · health: ${url}/healthz · metrics: ${url}/metrics`,
+      `API reference: ${url}/docs (OpenAPI: ${url}/docs/openapi.json)`,
+      `Health: ${url}/healthz · readiness: ${url}/readyz · metrics: ${url}/metrics`,
     ],
   });
 }

@@ -15,10 +15,10 @@ function dataDir(t: Test): string {
 function captureStderr(t: Test): string[] {
   const lines: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array) => {
+  process.stderr.write = (chunk: string | Uint8Array) => {
     lines.push(String(chunk));
     return true;
-  });
+  };
   t.teardown(() => {
     process.stderr.write = write;
   });

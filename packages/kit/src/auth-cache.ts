@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Authenticator, Principal } from './auth.ts';
 
 export interface AuthCacheOptions {
@@ -8,24 +9,30 @@ export interface AuthCacheOptions {
   readonly now?: () => number;
 }
 
+interface Verified {
+  readonly principal: Principal;
+  /** Epoch ms: min(exp, verified + maxAgeMs). */
+  readonly until: number;
+}
+
 /**
  * Remembers tokens that verified, until their `exp` or `maxAgeMs`, whichever is sooner.
  *
  * Why: a game server or a client sends the same token with every call, and verifying it costs
  * more than the call (jose checks signatures through WebCrypto, a thread-pool round trip each
  * time). A token's verification depends only on the token and the keys, so the answer can be
- * reused; failures are never cached.
+ * reused; failures are never cached. lru-cache keeps the bound and the recency order; the expiry
+ * is checked here, on the injectable clock, so that an entry is refused from its `until` on.
  */
 export function cachingAuthenticator(inner: Authenticator, options: AuthCacheOptions): Authenticator {
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { principal: Principal; until: number }>();
+  const entries = new LRUCache<string, Verified>({ max: options.maxEntries });
   const known = (token: string, at: number): Principal | undefined => {
     const hit = entries.get(token);
     if (hit === undefined) return undefined;
+    if (hit.until > at) return hit.principal;
     entries.delete(token);
-    if (hit.until <= at) return undefined;
-    entries.set(token, hit);
-    return hit.principal;
+    return undefined;
   };
   return {
     known: (token) => known(token, now()),
@@ -36,10 +43,6 @@ export function cachingAuthenticator(inner: Authenticator, options: AuthCacheOpt
       const principal = await inner.verify(token);
       const expires = principal.expiresAt === undefined ? Infinity : principal.expiresAt * 1000;
       entries.set(token, { principal, until: Math.min(expires, at + options.maxAgeMs) });
-      if (entries.size > options.maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
       return principal;
     },
   };

@@ -196,6 +196,7 @@ export function readConfig<S extends Record<string, Setting<unknown>>>(
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const logFormats = ['auto', 'json', 'pretty'] as const;
 
 /** Settings every service reads; services spread these into their own schema. */
 export const platformSettings = {
@@ -211,11 +212,35 @@ export const platformSettings = {
   TLS_KEY_FILE: setting.optionalString({ description: 'PEM private key' }),
   OTEL_EXPORTER_OTLP_ENDPOINT: setting.url({ description: 'OTLP/HTTP collector; enables tracing' }),
   OTEL_SERVICE_NAME: setting.string({ default: 'tessera' }),
-  SHUTDOWN_TIMEOUT_MS: setting.int({ default: 10000, min: 0 }),
+  LOG_FORMAT: setting.oneOf(logFormats, {
+    default: 'auto',
+    description: 'auto: readable at a terminal, JSON lines otherwise',
+  }),
+  SHUTDOWN_TIMEOUT_MS: setting.int({
+    default: 10000,
+    min: 0,
+    description: 'on SIGTERM, how long in-flight requests may finish before every connection is closed',
+  }),
   RATE_LIMIT_ENABLED: setting.bool({ default: true }),
   DATA_FSYNC: setting.bool({
     default: true,
     description: 'fsync every commit of the embedded stores (off: a process crash still loses nothing)',
+  }),
+  HTTP_REQUEST_TIMEOUT_MS: setting.int({
+    default: 10000,
+    min: 100,
+    description: 'a request (headers and body) must arrive within this, else 408 and the connection closes',
+  }),
+  HTTP_MAX_URL_LENGTH: setting.int({
+    default: 8192,
+    min: 256,
+    max: 65536,
+    description: 'longer request targets are answered 414',
+  }),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: setting.int({
+    default: 600,
+    min: 0,
+    description: 'failed authentications per client address and minute before 429 (0: no limit)',
   }),
 };
 

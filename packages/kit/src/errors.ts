@@ -61,13 +61,17 @@ export function defineErrors<const T extends Record<string, ErrorSpec>>(table: T
 /** Every code the kit itself answers with; ERRORS.md documents them (a test keeps both in step). */
 export const kitErrors = defineErrors({
   KIT_VALIDATION: { status: 400, title: 'Bad request' },
+  KIT_MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },
   KIT_UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
   KIT_FORBIDDEN: { status: 403, title: 'Forbidden' },
   KIT_NOT_FOUND: { status: 404, title: 'Not found' },
   KIT_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
+  KIT_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout' },
   KIT_PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
+  KIT_URI_TOO_LONG: { status: 414, title: 'URI too long' },
   KIT_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   KIT_RATE_LIMITED: { status: 429, title: 'Too many requests' },
+  KIT_HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   KIT_INTERNAL: { status: 500, title: 'Internal server error' },
   KIT_NOT_READY: { status: 503, title: 'Service unavailable' },
 });

@@ -2,6 +2,7 @@
 export {
   ConfigError,
   configError,
+  logFormats,
   logLevels,
   parseConfig,
   platformSettings,
@@ -9,14 +10,15 @@ export {
   setting,
 } from './config.ts';
 export type { ConfigOf, ParsedConfig, PlatformConfig, Setting } from './config.ts';
-export { createLogger } from './logger.ts';
-export type { Logger } from './logger.ts';
-export { ProblemError, defineErrors } from './errors.ts';
+export { createLogger, isInteractive, printBanner } from './logger.ts';
+export type { LogFormat, Logger, LoggerOptions } from './logger.ts';
+export { ProblemError, defineErrors, kitErrors } from './errors.ts';
 export type { ErrorSpec, ErrorTable, ProblemFactory } from './errors.ts';
 export { createAuthenticator, mintToken } from './auth.ts';
 export type { Authenticator, AuthenticatorOptions, MintTokenOptions, Principal } from './auth.ts';
 export { loadOrCreateSecret } from './secret.ts';
 export { createHttpApp } from './http/app.ts';
+export { closeWithDeadline } from './http/close.ts';
 export type { HttpAppOptions } from './http/app.ts';
 export { problemResponse } from './http/problem-responses.ts';
 export type { ReadinessCheck } from './http/fastify-types.ts';

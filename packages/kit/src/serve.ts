@@ -9,8 +9,9 @@ import { createAuthenticator } from './auth.ts';
 import { configError, parseConfig, platformSettings } from './config.ts';
 import type { PlatformConfig } from './config.ts';
 import { createHttpApp } from './http/app.ts';
+import { closeWithDeadline } from './http/close.ts';
 import { loadTls } from './http/tls.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, isInteractive, printBanner } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadOrCreateSecret } from './secret.ts';
 import type { ConfiguredService, Service, StartedService } from './service-descriptor.ts';
@@ -90,7 +91,7 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
   // Reading everything first means a misconfigured pod fails before it opens any file or port.
   const { platform, services } = plan(opts);
   const tls = loadTls(platform.TLS_CERT_FILE, platform.TLS_KEY_FILE);
-  const logger = createLogger({ level: platform.LOG_LEVEL, name: opts.name });
+  const logger = createLogger({ level: platform.LOG_LEVEL, name: opts.name, format: platform.LOG_FORMAT });
   // With an identity provider configured, a generated secret would only widen what is accepted.
   const secret =
     platform.AUTH_JWKS_URL !== undefined && platform.AUTH_JWT_SECRET === undefined
@@ -116,6 +117,9 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     rateLimitEnabled: platform.RATE_LIMIT_ENABLED,
     tls,
     telemetry,
+    requestTimeoutMs: platform.HTTP_REQUEST_TIMEOUT_MS,
+    maxUrlLength: platform.HTTP_MAX_URL_LENGTH,
+    authFailureLimitPerMinute: platform.AUTH_FAILURE_LIMIT_PER_MINUTE,
   });
 
   const started: StartedService[] = [];
@@ -129,7 +133,8 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     closing ??= (async () => {
       uninstall();
       try {
-        await app.close();
+        // In-flight requests get SHUTDOWN_TIMEOUT_MS; then every connection closes and onClose runs.
+        await closeWithDeadline(app, platform.SHUTDOWN_TIMEOUT_MS, logger);
       } finally {
         await telemetry?.shutdown();
       }
@@ -161,6 +166,9 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
   }
   const url = urlOf(app, tls !== undefined);
   logger.info({ url }, `${opts.name} listening`);
-  for (const line of opts.banner?.(url, { platform, secret }) ?? []) logger.info(line);
+  const banner = opts.banner?.(url, { platform, secret }) ?? [];
+  // A person at a terminal reads a banner; a cluster's collector reads JSON lines.
+  if (isInteractive && platform.LOG_FORMAT !== 'json') printBanner(banner);
+  else for (const line of banner) logger.info(line);
   return { app, url, platform, logger, close };
 }

@@ -2,8 +2,13 @@ import type { Logger } from './logger.ts';
 
 export interface GracefulShutdownOptions {
   logger: Logger;
-  /** After this long the process exits 1 even if close() has not finished. */
+  /**
+   * How long close() has for in-flight work (SHUTDOWN_TIMEOUT_MS); close() itself enforces it on
+   * connections (see http/close.ts) and then flushes.
+   */
   timeoutMs: number;
+  /** After timeoutMs plus this, the process exits 1 even if close() has not finished (default 5 s). */
+  graceMs?: number;
   close: () => Promise<void>;
   signals?: NodeJS.Signals[];
   /** Injectable for tests; default process.exit. */
@@ -12,12 +17,15 @@ export interface GracefulShutdownOptions {
 
 /**
  * Kubernetes sends SIGTERM and waits terminationGracePeriodSeconds: the first signal drains
- * (close servers, flush telemetry), a second one (an impatient operator's Ctrl-C) exits at once.
- * Returns a function that removes the handlers.
+ * (close servers, flush stores and telemetry), a second one (an impatient operator's Ctrl-C) exits
+ * at once. If close() hangs even past its own deadline, a last-resort timer exits 1.
+ * Returns a function that removes the handlers; once a shutdown has begun, the last-resort timer
+ * stays armed (close() itself may remove the handlers).
  */
 export function installGracefulShutdown(opts: GracefulShutdownOptions): () => void {
   const signals = opts.signals ?? ['SIGTERM', 'SIGINT'];
   const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const lastResortMs = opts.timeoutMs + (opts.graceMs ?? 5000);
   let shuttingDown = false;
   let exited = false;
   let timer: NodeJS.Timeout | undefined;
@@ -38,9 +46,9 @@ export function installGracefulShutdown(opts: GracefulShutdownOptions): () => vo
     shuttingDown = true;
     opts.logger.info({ signal, timeoutMs: opts.timeoutMs }, 'shutting down');
     timer = setTimeout(() => {
-      opts.logger.error({ timeoutMs: opts.timeoutMs }, 'shutdown timed out');
+      opts.logger.error({ timeoutMs: lastResortMs }, 'shutdown did not finish in time, exiting');
       finish(1);
-    }, opts.timeoutMs);
+    }, lastResortMs);
     opts.close().then(
       () => {
         opts.logger.info('shutdown complete');
@@ -56,6 +64,5 @@ export function installGracefulShutdown(opts: GracefulShutdownOptions): () => vo
   for (const signal of signals) process.on(signal, onSignal);
   return () => {
     for (const signal of signals) process.off(signal, onSignal);
-    clearTimeout(timer);
   };
 }

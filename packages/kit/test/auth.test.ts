@@ -42,6 +42,24 @@ t.test('verify accepts an `scp` array', async (t) => {
   t.same([...principal.scopes].sort(), ['mail', 'trade']);
 });
 
+t.test('scopes come from `scope` and `scp`, as strings or an array; nothing else counts', async (t) => {
+  const auth = createAuthenticator({ secret, cacheSize: 0 });
+  const scopesOf = async (claims: Record<string, unknown>) => {
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('s')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(secret));
+    return [...(await auth.verify(token)).scopes].sort();
+  };
+  t.same(await scopesOf({ scope: 'a b' }), ['a', 'b'], '`scope` string');
+  t.same(await scopesOf({ scp: 'a  b' }), ['a', 'b'], '`scp` string');
+  t.same(await scopesOf({ scp: ['a', 7, 'b'] }), ['a', 'b'], '`scp` array, non-strings ignored');
+  t.same(await scopesOf({ scope: 'a', scp: ['b'] }), ['a', 'b'], 'both, united');
+  t.same(await scopesOf({ scope: ['a'] }), ['a'], '`scope` array (lenient)');
+  t.same(await scopesOf({ scope: 5, scopes: 'b', roles: ['c'] }), [], 'other shapes and claims carry none');
+});
+
 t.test('verify rejects with KIT_UNAUTHORIZED and says why', async (t) => {
   const auth = createAuthenticator({ secret });
   const expired = await mintToken({ secret, sub: 'a', scopes: [], ttlSeconds: -10 });

@@ -16,8 +16,12 @@ t.test('platform defaults', async (t) => {
     TLS_KEY_FILE: undefined,
     OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
     OTEL_SERVICE_NAME: 'tessera',
+    LOG_FORMAT: 'auto',
     SHUTDOWN_TIMEOUT_MS: 10000,
     RATE_LIMIT_ENABLED: true,
+    HTTP_REQUEST_TIMEOUT_MS: 10000,
+    HTTP_MAX_URL_LENGTH: 8192,
+    AUTH_FAILURE_LIMIT_PER_MINUTE: 600,
   });
   t.ok(Object.isFrozen(config));
 });
@@ -53,6 +57,10 @@ t.test('all problems are reported in one ConfigError', async (t) => {
       AUTH_JWKS_URL: 'ftp://x',
       RATE_LIMIT_ENABLED: 'maybe',
       SHUTDOWN_TIMEOUT_MS: '-1',
+      LOG_FORMAT: 'fancy',
+      HTTP_REQUEST_TIMEOUT_MS: '5',
+      HTTP_MAX_URL_LENGTH: '1e4',
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '-3',
     });
     t.fail('should throw');
   } catch (error) {
@@ -65,8 +73,12 @@ t.test('all problems are reported in one ConfigError', async (t) => {
         '  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
         '  AUTH_JWT_SECRET must be at least 32 characters (got 12)',
         '  AUTH_JWKS_URL must be an http(s) URL (got "ftp://x")',
+        '  LOG_FORMAT must be one of auto, json, pretty (got "fancy")',
         '  SHUTDOWN_TIMEOUT_MS must be an integer >= 0 (got "-1")',
         '  RATE_LIMIT_ENABLED must be one of true, false, 1, 0, yes, no (got "maybe")',
+        '  HTTP_REQUEST_TIMEOUT_MS must be an integer >= 100 (got "5")',
+        '  HTTP_MAX_URL_LENGTH must be an integer between 256 and 65536 (got "1e4")',
+        '  AUTH_FAILURE_LIMIT_PER_MINUTE must be an integer >= 0 (got "-3")',
       ].join('\n'),
     );
     t.notMatch((error as Error).message, /short-secret/, 'secrets are never echoed');

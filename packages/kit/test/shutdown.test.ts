@@ -1,4 +1,10 @@
 import t from 'tap';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createLogger } from '../src/logger.ts';
 import { installGracefulShutdown } from '../src/shutdown.ts';
 
@@ -53,12 +59,13 @@ t.test('a failing close exits 1', async (t) => {
   t.same(codes, [1]);
 });
 
-t.test('a close slower than the timeout exits 1', async (t) => {
+t.test('a close slower than the timeout and its grace exits 1', async (t) => {
   const { codes, exited, exit } = exitRecorder();
   t.teardown(
     installGracefulShutdown({
       logger,
-      timeoutMs: 20,
+      timeoutMs: 10,
+      graceMs: 10,
       exit,
       close: () => new Promise((resolve) => setTimeout(resolve, 500)),
     }),
@@ -68,6 +75,28 @@ t.test('a close slower than the timeout exits 1', async (t) => {
   t.same(codes, [1]);
   await new Promise((resolve) => setTimeout(resolve, 550));
   t.same(codes, [1], 'the late close does not exit again');
+});
+
+t.test('close() removing the handlers does not remove the deadline', async (t) => {
+  const { codes, exited, exit } = exitRecorder();
+  let uninstall = () => {};
+  uninstall = installGracefulShutdown({
+    logger,
+    timeoutMs: 10,
+    graceMs: 10,
+    exit,
+    // What serve's close does first; then it waits on connections that never finish.
+    close: () => {
+      uninstall();
+      return new Promise(() => {});
+    },
+  });
+  t.teardown(uninstall);
+  const started = Date.now();
+  process.emit('SIGTERM');
+  await exited;
+  t.same(codes, [1]);
+  t.ok(Date.now() - started < 500, 'the last-resort exit still came');
 });
 
 t.test('a second signal exits 1 at once', async (t) => {
@@ -95,3 +124,83 @@ t.test('uninstall removes the handlers', async (t) => {
   uninstall();
   t.equal(process.listenerCount('SIGTERM'), before);
 });
+
+t.test(
+  'a real process exits within the deadline on SIGTERM, with connections that never finish, and flushes',
+  async (t) => {
+    const dir = t.testdir();
+    const marker = join(dir, 'flushed');
+    const deadlineMs = 800;
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=development',
+        '--disable-warning=ExperimentalWarning',
+        fileURLToPath(new URL('./fixtures/shutdown-child.ts', import.meta.url)),
+      ],
+      {
+        env: {
+          ...process.env,
+          PORT: '0',
+          LOG_LEVEL: 'silent',
+          DATA_DIR: dir,
+          SHUTDOWN_TIMEOUT_MS: String(deadlineMs),
+          // Longer than the test: only the shutdown deadline may end these requests.
+          HTTP_REQUEST_TIMEOUT_MS: '60000',
+          FLUSH_MARKER: marker,
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    t.teardown(() => {
+      clearTimeout(killer);
+      child.kill('SIGKILL');
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const url = await new Promise<URL>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /READY (\S+)/.exec(out);
+        if (match?.[1] !== undefined) resolve(new URL(match[1]));
+      });
+      child.once('exit', () => reject(new Error(`the child exited before it was ready: ${out}`)));
+    });
+    const port = Number(url.port);
+    const open = (chunks: string[]) =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          for (const chunk of chunks) socket.write(chunk);
+          resolve(socket);
+        });
+        socket.on('error', () => {});
+      });
+    const json = 'Content-Type: application/json\r\n';
+    const sockets = [
+      // In flight, never answered.
+      ...(await Promise.all(
+        [1, 2, 3].map(() => open([`POST /hang HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 2\r\n\r\n{}`])),
+      )),
+      // In flight, the body never finishes.
+      ...(await Promise.all(
+        [1, 2].map(() => open([`POST /echo HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 100\r\n\r\n{"a":`])),
+      )),
+    ];
+    // Idle keep-alive: one answered request, the connection kept.
+    const idle = await open(['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n']);
+    await new Promise((resolve) => idle.once('data', resolve));
+    sockets.push(idle);
+    t.teardown(() => sockets.forEach((s) => s.destroy()));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const started = Date.now();
+    child.kill('SIGTERM');
+    const code = await exited;
+    const took = Date.now() - started;
+    t.equal(code, 0, 'a clean exit');
+    t.ok(took < deadlineMs + 2000, `exited ${took} ms after SIGTERM (deadline ${deadlineMs} ms)`);
+    t.ok(took >= deadlineMs - 50, 'in-flight requests had their time');
+    t.equal(readFileSync(marker, 'utf8'), 'flushed', 'the onClose hook ran');
+  },
+);

@@ -7,7 +7,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Authenticator } from '../auth.ts';
 import type { Logger } from '../logger.ts';
 import type { Telemetry } from '../telemetry.ts';
+import { installAuthFailureLimit } from './auth-failures.ts';
 import { installAuthHook } from './auth-hook.ts';
+import { createClientErrorHandler, frameworkErrorHandler } from './client-errors.ts';
 import './fastify-types.ts';
 import { installHealth } from './health.ts';
 import { installMetrics } from './metrics.ts';
@@ -15,6 +17,7 @@ import { installOpenApi } from './openapi.ts';
 import { installProblemHandler } from './problem-handler.ts';
 import { declareProblemResponses } from './problem-responses.ts';
 import { installRateLimit } from './rate-limit.ts';
+import { edgeServerFactory } from './server.ts';
 import { installTelemetryHooks } from './telemetry-hooks.ts';
 import { createValidatorCompiler } from './validation.ts';
 
@@ -32,6 +35,17 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** Fastify's trustProxy: behind an ingress, the client IP (the rate-limit key) is in X-Forwarded-For. */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /** A request (headers and body) must arrive within this; default 10 s (HTTP_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+  /** Longer request targets are answered 414; default 8192 (HTTP_MAX_URL_LENGTH). */
+  maxUrlLength?: number;
+  /** Failed authentications per client address and minute; default 600, 0 for no limit. */
+  authFailureLimitPerMinute?: number;
+  /**
+   * An ioredis client for the rate-limit counters (route limits and failed authentications), so
+   * that every process of a service shares them; default: in memory, per process.
+   */
+  rateLimitRedis?: unknown;
 }
 
 /** One debug line per finished request; no hook at all unless the level is debug or lower. */
@@ -47,17 +61,24 @@ function logRequests(app: FastifyInstance, logger: Logger): void {
 }
 
 export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstance> {
-  const common = {
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
+  const maxUrlLength = opts.maxUrlLength ?? 8192;
+  // Fastify's instance type depends on the server type; services only use the common surface.
+  const app = Fastify({
     loggerInstance: opts.logger,
     // Two info lines per request would cost more than the request at 20,000/s: see logRequests.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy,
-  };
-  // Fastify's instance type depends on the server type; services only use the common surface.
-  const app = (opts.tls === undefined
-    ? Fastify(common)
-    : Fastify({ ...common, https: opts.tls })) as unknown as FastifyInstance;
+    // 0. The edge: deadlines, limits, and problem answers for what fails before routing.
+    serverFactory: edgeServerFactory({ requestTimeoutMs, maxUrlLength, tls: opts.tls }),
+    clientErrorHandler: createClientErrorHandler(opts.logger, requestTimeoutMs),
+    frameworkErrors: frameworkErrorHandler,
+    // A long path parameter is the schema's to reject (400 naming the field), not a 404.
+    routerOptions: { maxParamLength: maxUrlLength },
+  }) as unknown as FastifyInstance;
+  // JSON only: a JSON body sent as text/plain is a 415, not a string handed to the schema.
+  app.removeContentTypeParser('text/plain');
 
   // 1. Errors and validation: every failure below becomes a problem+json response.
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
@@ -69,11 +90,21 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   installMetrics(app);
   installHealth(app);
   // 4. Every route documents the problem answers the kit gives it.
-  declareProblemResponses(app, opts.rateLimitEnabled ?? true);
-  // 5. Authentication (onRequest), then rate limits keyed on its result.
-  installAuthHook(app, opts.authenticator);
-  if (opts.rateLimitEnabled ?? true) await installRateLimit(app);
-  // 6. OpenAPI last among the plugins: it records the routes services register afterwards.
+  const authFailureLimitPerMinute = opts.authFailureLimitPerMinute ?? 600;
+  declareProblemResponses(app, {
+    rateLimitEnabled: opts.rateLimitEnabled ?? true,
+    authFailuresLimited: authFailureLimitPerMinute > 0,
+  });
+  // 5. Authentication (onRequest), then rate limits keyed on its result. The failure limit is
+  // installed first: @fastify/rate-limit decorates an app once, and its scope must get its own.
+  const failures = await installAuthFailureLimit(app, {
+    maxPerMinute: authFailureLimitPerMinute,
+    redis: opts.rateLimitRedis,
+  });
+  installAuthHook(app, opts.authenticator, failures);
+  if (opts.rateLimitEnabled ?? true) await installRateLimit(app, opts.rateLimitRedis);
+  // 6. OpenAPI (and its reference page at /docs) last among the plugins: it records the routes
+  // services register afterwards.
   await installOpenApi(app, opts);
   return app;
 }

@@ -1,10 +1,13 @@
 /**
  * Bearer authentication for routes that declare `config: { auth: { scope } }`; other routes are
  * public. Runs in onRequest, before body parsing and before the rate limiter keys on the caller.
+ * Every failure (401, 403, an ambiguous header) is counted against the client address; see
+ * auth-failures.ts.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../auth.ts';
 import { ProblemError, kitErrors } from '../errors.ts';
+import type { AuthFailureLimit } from './auth-failures.ts';
 
 // RFC 6750 §3: a 401 tells the client which scheme to use.
 const challenge = { 'WWW-Authenticate': 'Bearer' };
@@ -17,22 +20,57 @@ function withChallenge(problem: ProblemError): ProblemError {
   });
 }
 
-export function installAuthHook(app: FastifyInstance, authenticator: Authenticator): void {
+/**
+ * Node keeps only the first of repeated Authorization headers in `headers`; a proxy or client
+ * that adds a second one must not get "first one wins", so the raw list is counted.
+ */
+function repeatsAuthorization(request: FastifyRequest): boolean {
+  const raw = request.raw.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    // Allocation-free, the usual spellings first: this runs on every authenticated request.
+    const isAuthorization =
+      name === 'Authorization' ||
+      name === 'authorization' ||
+      (name.length === 13 && authorizationName.test(name));
+    if (isAuthorization && ++seen > 1) return true;
+  }
+  return false;
+}
+const authorizationName = /^authorization$/i;
+
+export function installAuthHook(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  failures: AuthFailureLimit | undefined,
+): void {
   app.decorateRequest('principal', undefined);
   // Callback style, so that a token verified recently authenticates without a promise round trip.
   app.addHook('onRequest', (request, _reply, done) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined) return done();
+    const reject = (problem: ProblemError): void => {
+      if (failures === undefined) return done(problem);
+      failures.fail(request, problem).then(done, () => done(problem));
+    };
+    if (repeatsAuthorization(request)) {
+      return reject(
+        kitErrors.KIT_MALFORMED_REQUEST('the request has more than one Authorization header', undefined, {
+          'WWW-Authenticate': 'Bearer error="invalid_request"',
+        }),
+      );
+    }
     const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
     const token = match?.[1];
     if (token === undefined) {
-      return done(
+      return reject(
         kitErrors.KIT_UNAUTHORIZED('missing bearer token in the Authorization header', undefined, challenge),
       );
     }
     const admit = (principal: Principal): void => {
       if (!principal.scopes.has(auth.scope)) {
-        return done(
+        return reject(
           kitErrors.KIT_FORBIDDEN(`this operation needs the "${auth.scope}" scope`, {
             required_scope: auth.scope,
           }),
@@ -43,8 +81,14 @@ export function installAuthHook(app: FastifyInstance, authenticator: Authenticat
     };
     const known = authenticator.known?.(token);
     if (known !== undefined) return admit(known);
-    authenticator.verify(token).then(admit, (error: unknown) => {
-      done(error instanceof ProblemError ? withChallenge(error) : (error as Error));
-    });
+    const verify = (): void => {
+      authenticator.verify(token).then(admit, (error: unknown) => {
+        if (error instanceof ProblemError) reject(withChallenge(error));
+        else done(error as Error);
+      });
+    };
+    if (failures === undefined) return verify();
+    // An address out of budget is refused before its token costs a signature check.
+    failures.refuse(request).then((refused) => (refused === undefined ? verify() : done(refused)), verify);
   });
 }

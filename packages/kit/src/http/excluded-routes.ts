@@ -7,6 +7,7 @@ export function isOperationalRoute(route: string | undefined): boolean {
     route === '/metrics' ||
     route === '/healthz' ||
     route === '/readyz' ||
+    route === '/docs' ||
     route?.startsWith('/docs/') === true
   );
 }

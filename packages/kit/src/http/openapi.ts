@@ -1,5 +1,10 @@
-/** The OpenAPI 3 document at /docs/openapi.json, generated from the route schemas. */
+/**
+ * The OpenAPI 3 document at /docs/openapi.json, generated from the route schemas, and a readable
+ * reference of the same document at /docs (Swagger UI, served from the package: no CDN, works
+ * offline).
+ */
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
 export interface OpenApiInfo {
@@ -26,4 +31,9 @@ export async function installOpenApi(app: FastifyInstance, info: OpenApiInfo): P
   });
 
   app.get('/docs/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // The page and its scripts are served from the package: it works without a network.
+    uiConfig: { deepLinking: true, displayRequestDuration: true },
+  });
 }

@@ -12,9 +12,11 @@ import { validationProblem } from './validation.ts';
 
 type KitCode = keyof typeof kitErrors.table;
 
-const kitCodeByStatus = new Map<number, KitCode>(
-  Object.entries(kitErrors.table).map(([code, spec]) => [spec.status, code as KitCode]),
-);
+// The first code listed for a status is its generic one (KIT_VALIDATION for 400).
+const kitCodeByStatus = new Map<number, KitCode>();
+for (const [code, spec] of Object.entries(kitErrors.table)) {
+  if (!kitCodeByStatus.has(spec.status)) kitCodeByStatus.set(spec.status, code as KitCode);
+}
 
 type ErrorLike = Partial<FastifyError> & {
   validation?: ErrorObject[];
@@ -55,7 +57,19 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemError
   return kitErrors.KIT_INTERNAL(`an unexpected error occurred (request id ${request.id})`);
 }
 
+/**
+ * True when the request announced a body that has not fully arrived. Answering early (401, 403,
+ * 404, 415…) and keeping the connection would leave Node reading and discarding that body for as
+ * long as the client cares to send it: such an answer closes the connection instead.
+ */
+function bodyPending(request: FastifyRequest): boolean {
+  if (request.raw.complete) return false;
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
 export function sendProblem(reply: FastifyReply, problem: ProblemError): FastifyReply {
+  if (bodyPending(reply.request)) void reply.header('connection', 'close');
   // A string payload bypasses any response schema a route declared for its success bodies.
   return reply
     .code(problem.status)

@@ -1,7 +1,8 @@
 /**
  * Declares in every route's schema the problem+json answers the kit itself can give it, so that
  * the OpenAPI document lists them (and a fuzzer finds no undocumented status): 400 for a route
- * that validates input, 401 and 403 for an authenticated one, 429 for a rate-limited one.
+ * that validates input, 401 and 403 for an authenticated one, 429 for a rate-limited one (and for
+ * an authenticated one when failed authentications are limited).
  * Answers a service gives itself (a 404 for an unknown resource) it declares with `problemResponse`.
  */
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +26,14 @@ export const problemResponse = {
   content: { 'application/problem+json': { schema: problemSchema } },
 } as const;
 
-export function declareProblemResponses(app: FastifyInstance, rateLimitEnabled: boolean): void {
+export interface DeclaredLimits {
+  /** Routes with `config.rateLimit` can answer 429. */
+  rateLimitEnabled: boolean;
+  /** Authenticated routes can answer 429 to an address out of failed authentications. */
+  authFailuresLimited: boolean;
+}
+
+export function declareProblemResponses(app: FastifyInstance, limits: DeclaredLimits): void {
   app.addHook('onRoute', (route) => {
     const schema = route.schema;
     if (schema === undefined || schema.hide === true) return;
@@ -38,8 +46,9 @@ export function declareProblemResponses(app: FastifyInstance, rateLimitEnabled: 
     if (route.config?.auth !== undefined) {
       add(401);
       add(403);
+      if (limits.authFailuresLimited) add(429);
     }
-    if (rateLimitEnabled && route.config?.rateLimit !== undefined) add(429);
+    if (limits.rateLimitEnabled && route.config?.rateLimit !== undefined) add(429);
     route.schema = { ...schema, response };
   });
 }

@@ -13,9 +13,11 @@ const renamed = [
   ['x-ratelimit-remaining', 'X-Rate-Limit-Remaining'],
 ] as const;
 
-export async function installRateLimit(app: FastifyInstance): Promise<void> {
+/** `redis`: an ioredis client, so that every process of a service shares the counters. */
+export async function installRateLimit(app: FastifyInstance, redis?: unknown): Promise<void> {
   await app.register(rateLimit, {
     global: false,
+    redis,
     // Route-level onRequest hooks run after the app-level auth hook, so the principal is known.
     hook: 'onRequest',
     keyGenerator: (request) =>

@@ -1,10 +1,12 @@
 /**
  * Request validation. Bodies are checked strictly (no coercion, unknown fields rejected) because
- * clients send JSON with real types; querystring, params and headers arrive as text, so they are
- * coerced (`?limit=5` becomes 5).
+ * clients send JSON with real types; querystring, params and headers arrive as text, so their
+ * numbers and booleans are converted first, strictly (see text-coercion.ts): `?limit=5` becomes
+ * 5, while `0x10`, `+5`, ` 5`, `1e1` or `5.0` stay text and fail as "must be integer".
  */
 import { Ajv } from 'ajv';
 import type { ErrorObject, Options } from 'ajv';
+import { withStrictCoercion } from './text-coercion.ts';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { kitErrors } from '../errors.ts';
@@ -52,7 +54,8 @@ export function createValidatorCompiler(
   sharedSchemas: () => Record<string, unknown>,
 ): FastifySchemaCompiler<unknown> {
   const body = addFormats(new Ajv({ ...shared, coerceTypes: false }));
-  const text = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
+  // Ajv's own coercion takes whatever Number() takes (hex, exponents, blanks): not used for text.
+  const text = addFormats(new Ajv({ ...shared, coerceTypes: false }));
   const added = new Set<string>();
 
   return ({ schema, httpPart }) => {
@@ -64,7 +67,7 @@ export function createValidatorCompiler(
     }
     return httpPart === 'body'
       ? body.compile(closeObjectSchemas(schema) as JsonObject)
-      : text.compile(schema as JsonObject);
+      : withStrictCoercion(text.compile(schema as JsonObject), schema);
   };
 }
 

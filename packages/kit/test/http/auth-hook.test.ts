@@ -1,6 +1,6 @@
 import t from 'tap';
 import { mintToken } from '../../src/auth.ts';
-import { testApp, token } from './helpers.ts';
+import { listen, parseResponses, rawExchange, testApp, token } from './helpers.ts';
 import type { Problem } from './helpers.ts';
 
 async function appWithRoutes() {
@@ -81,4 +81,99 @@ t.test('authentication runs before body validation', async (t) => {
   );
   const res = await app.inject({ method: 'POST', url: '/strict', payload: { y: 1 } });
   t.equal(res.statusCode, 401);
+});
+
+t.test('two Authorization headers are a 400, whichever comes first', async (t) => {
+  const app = await appWithRoutes();
+  const port = await listen(t, app);
+  const good = `Bearer ${await token(['scores:write'])}`;
+  for (const [first, second] of [
+    [good, 'Bearer forged'],
+    ['Bearer forged', good],
+    [good, good],
+  ]) {
+    const res = await rawExchange(
+      port,
+      [
+        `POST /scores HTTP/1.1\r\nHost: x\r\nAuthorization: ${first}\r\nauthorization: ${second}\r\nContent-Length: 0\r\n\r\n`,
+      ],
+      300,
+    );
+    const [response] = parseResponses(res.text);
+    t.equal(response?.status, 400);
+    t.match(response?.headers['content-type'], /^application\/problem\+json/);
+    t.match(JSON.parse(response?.body ?? 'null'), {
+      code: 'KIT_MALFORMED_REQUEST',
+      detail: 'the request has more than one Authorization header',
+    });
+  }
+});
+
+t.test('failed authentications are limited per address, with the rate-limit headers', async (t) => {
+  const app = await testApp({ authFailureLimitPerMinute: 3 });
+  app.get('/secure', { config: { auth: { scope: 'trade' } } }, async () => ({ ok: true }));
+  const bad = { authorization: 'Bearer not-a-token' };
+  const before = Math.floor(Date.now() / 1000);
+  const remaining: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await app.inject({ method: 'GET', url: '/secure', headers: i === 1 ? {} : bad });
+    t.equal(res.statusCode, 401);
+    t.equal(res.headers['x-rate-limit-limit'], '3');
+    const reset = Number(res.headers['x-rate-limit-reset']);
+    t.ok(reset >= before + 59 && reset <= before + 61, `reset ${reset} is a minute from ${before}`);
+    remaining.push(String(res.headers['x-rate-limit-remaining']));
+  }
+  t.same(remaining, ['2', '1', '0']);
+  const forbidden = await app.inject({
+    method: 'GET',
+    url: '/secure',
+    headers: { authorization: `Bearer ${await token(['mail'])}` },
+  });
+  t.equal(forbidden.statusCode, 429, 'the fourth failure is refused');
+  t.match(forbidden.json<Problem>(), { code: 'KIT_RATE_LIMITED', status: 429, limit: 3 });
+  const retryAfter = Number(forbidden.headers['retry-after']);
+  t.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  t.equal(forbidden.headers['x-rate-limit-remaining'], '0');
+  const unverified = await app.inject({
+    method: 'GET',
+    url: '/secure',
+    headers: { authorization: `Bearer ${await token(['trade'], 'fresh')}` },
+  });
+  t.equal(unverified.statusCode, 429, 'an exhausted address gets no signature check');
+  const other = await app.inject({ method: 'GET', url: '/secure', headers: bad, remoteAddress: '10.0.0.9' });
+  t.equal(other.statusCode, 401, 'another address has its own budget');
+});
+
+t.test('a token the address verified before still passes once its budget is spent', async (t) => {
+  const app = await testApp({ authFailureLimitPerMinute: 1 });
+  app.get('/secure', { config: { auth: { scope: 'trade' } } }, async () => ({ ok: true }));
+  const good = { authorization: `Bearer ${await token(['trade'])}` };
+  t.equal((await app.inject({ method: 'GET', url: '/secure', headers: good })).statusCode, 200);
+  await app.inject({ method: 'GET', url: '/secure' });
+  t.equal((await app.inject({ method: 'GET', url: '/secure' })).statusCode, 429);
+  t.equal((await app.inject({ method: 'GET', url: '/secure', headers: good })).statusCode, 200);
+});
+
+t.test('authFailureLimitPerMinute: 0 turns the limit off', async (t) => {
+  const app = await testApp({ authFailureLimitPerMinute: 0 });
+  app.get('/secure', { config: { auth: { scope: 'trade' } } }, async () => ({ ok: true }));
+  for (let i = 0; i < 5; i++) {
+    const res = await app.inject({ method: 'GET', url: '/secure' });
+    t.equal(res.statusCode, 401);
+    t.notOk(res.headers['x-rate-limit-limit']);
+  }
+});
+
+t.test('a 403 carries the failed-authentication headers too', async (t) => {
+  const app = await testApp({ authFailureLimitPerMinute: 5 });
+  app.get('/secure', { config: { auth: { scope: 'trade' } } }, async () => ({ ok: true }));
+  const res = await app.inject({
+    method: 'GET',
+    url: '/secure',
+    headers: { authorization: `Bearer ${await token(['mail'])}` },
+  });
+  t.equal(res.statusCode, 403);
+  t.equal(res.headers['x-rate-limit-limit'], '5');
+  t.equal(res.headers['x-rate-limit-remaining'], '4');
+  t.ok(Number(res.headers['x-rate-limit-reset']) > Date.now() / 1000);
 });

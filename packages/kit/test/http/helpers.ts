@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createAuthenticator, mintToken } from '../../src/auth.ts';
 import { createHttpApp } from '../../src/http/app.ts';
@@ -28,4 +30,89 @@ export interface Problem {
   status: number;
   code: string;
   [extra: string]: unknown;
+}
+
+/** Listens on 127.0.0.1 at a free port; the app is closed when the test ends. */
+export async function listen(
+  t: { teardown(fn: () => unknown): void },
+  app: FastifyInstance,
+): Promise<number> {
+  t.teardown(() => app.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as AddressInfo).port;
+}
+
+export interface RawExchange {
+  /** Everything the server sent. */
+  readonly text: string;
+  /** Milliseconds from connecting until the server closed the connection, if it did. */
+  readonly closedAfterMs: number | undefined;
+}
+
+/**
+ * A raw TCP client: writes `chunks` (a number is a pause in ms), then waits until the server closes
+ * the connection or `waitMs` passes, and reports what came back.
+ */
+export function rawExchange(
+  port: number,
+  chunks: ReadonlyArray<string | number>,
+  waitMs: number,
+): Promise<RawExchange> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const started = Date.now();
+    let text = '';
+    let closedAfterMs: number | undefined;
+    let stopped = false;
+    const finish = () => {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closedAfterMs });
+    };
+    const timer = setTimeout(finish, waitMs);
+    socket.setEncoding('latin1');
+    socket.on('data', (data: string) => (text += data));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closedAfterMs = Date.now() - started;
+      finish();
+    });
+    const write = async () => {
+      for (const chunk of chunks) {
+        if (stopped || socket.destroyed) return;
+        if (typeof chunk === 'number') await new Promise((r) => setTimeout(r, chunk));
+        else socket.write(chunk);
+      }
+    };
+    socket.once('connect', () => void write());
+  });
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** Splits the HTTP/1.1 responses in `text` (bodies framed by Content-Length). */
+export function parseResponses(text: string): RawResponse[] {
+  const responses: RawResponse[] = [];
+  let rest = text;
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) break;
+    const [statusLine = '', ...lines] = rest.slice(0, end).split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const length = Number(headers['content-length'] ?? 0);
+    const body = rest.slice(end + 4, end + 4 + length);
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers, body });
+    rest = rest.slice(end + 4 + length);
+  }
+  return responses;
 }

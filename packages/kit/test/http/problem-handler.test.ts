@@ -72,6 +72,15 @@ t.test('body problems: malformed JSON 400, wrong type 415, too large 413', async
     detail: /application\/xml/,
   });
 
+  const text = await app.inject({
+    method: 'POST',
+    url: '/echo',
+    headers: { 'content-type': 'text/plain' },
+    payload: '{"a":1}',
+  });
+  t.equal(text.statusCode, 415, 'JSON sent as text/plain is not parsed as text');
+  t.match(text.json<Problem>(), { code: 'KIT_UNSUPPORTED_MEDIA_TYPE', detail: /text\/plain/ });
+
   const big = await app.inject({ method: 'POST', url: '/echo', payload: { text: 'x'.repeat(200) } });
   t.equal(big.statusCode, 413);
   t.match(big.json<Problem>(), { code: 'KIT_PAYLOAD_TOO_LARGE', status: 413, detail: /64 bytes/ });

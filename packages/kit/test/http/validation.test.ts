@@ -1,6 +1,6 @@
 import t from 'tap';
 import { closeObjectSchemas } from '../../src/http/validation.ts';
-import { testApp } from './helpers.ts';
+import { testApp, token } from './helpers.ts';
 import type { Problem } from './helpers.ts';
 
 async function scoresApp() {
@@ -172,3 +172,73 @@ t.test('shared schemas added with app.addSchema resolve through $ref', async (t)
   const bad = await app.inject({ method: 'POST', url: '/pay', payload: { amount: -3 } });
   t.match(bad.json<Problem>(), { status: 400, detail: 'body/amount must be >= 0' });
 });
+
+t.test('query integers are parsed strictly: only plain decimal text is a number', async (t) => {
+  const app = await testApp();
+  app.get(
+    '/page',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'integer', minimum: -10, maximum: 100 },
+            ratio: { type: 'number' },
+            exact: { type: 'boolean' },
+            ids: { type: 'array', items: { type: 'integer' } },
+          },
+        },
+      },
+    },
+    async (request) => ({ query: request.query }),
+  );
+  for (const good of ['5', '-5', '0', '100']) {
+    const res = await app.inject({ method: 'GET', url: `/page?limit=${encodeURIComponent(good)}` });
+    t.same(res.json(), { query: { limit: Number(good) } }, `limit=${good}`);
+  }
+  for (const bad of ['0x10', '+5', ' 5', '5 ', '1e1', '5.0', '', '0b1', 'Infinity', '٥']) {
+    const res = await app.inject({ method: 'GET', url: `/page?limit=${encodeURIComponent(bad)}` });
+    t.equal(res.statusCode, 400, `limit=${JSON.stringify(bad)}`);
+    t.match(res.json<Problem>(), { code: 'KIT_VALIDATION', detail: 'querystring/limit must be integer' });
+  }
+  t.same((await app.inject({ method: 'GET', url: '/page?ratio=2.5&exact=true' })).json(), {
+    query: { ratio: 2.5, exact: true },
+  });
+  t.equal((await app.inject({ method: 'GET', url: '/page?ratio=0x1' })).statusCode, 400);
+  t.equal((await app.inject({ method: 'GET', url: '/page?exact=1' })).statusCode, 400);
+  t.same((await app.inject({ method: 'GET', url: '/page?ids=1' })).json(), { query: { ids: [1] } });
+  t.same((await app.inject({ method: 'GET', url: '/page?ids=1&ids=-2' })).json(), {
+    query: { ids: [1, -2] },
+  });
+  t.equal((await app.inject({ method: 'GET', url: '/page?ids=1&ids=0x2' })).statusCode, 400);
+});
+
+t.test(
+  'a path parameter longer than the router limit reaches the schema (after authentication)',
+  async (t) => {
+    const app = await testApp();
+    app.get(
+      '/users/:user_id',
+      {
+        config: { auth: { scope: 'scores:read' } },
+        schema: {
+          params: {
+            type: 'object',
+            properties: { user_id: { type: 'string', pattern: '^[a-z0-9]{1,64}$' } },
+          },
+        },
+      },
+      async (request) => ({ params: request.params }),
+    );
+    const long = 'a'.repeat(300);
+    const anonymous = await app.inject({ method: 'GET', url: `/users/${long}` });
+    t.equal(anonymous.statusCode, 401, 'authentication is checked first');
+    const res = await app.inject({
+      method: 'GET',
+      url: `/users/${long}`,
+      headers: { authorization: `Bearer ${await token(['scores:read'])}` },
+    });
+    t.equal(res.statusCode, 400);
+    t.match(res.json<Problem>(), { code: 'KIT_VALIDATION', errors: [{ field: 'params/user_id' }] });
+  },
+);
