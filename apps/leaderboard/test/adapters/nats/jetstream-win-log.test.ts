@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
+import { backend } from '@tessera/testkit';
+import t, { type Test } from 'tap';
+import {
+  openJetStreamWinLog,
+  type JetStreamWinLogOptions,
+} from '../../../src/adapters/nats/jetstream-win-log.ts';
+import { MatchClaims } from '../../../src/adapters/nats/match-claims.ts';
+import { encodeWin } from '../../../src/adapters/nats/win-event.ts';
+import { newWin, readAll, winLogSuite } from '../../ports/win-log.suite.ts';
+
+t.setTimeout(600_000);
+
+const server = await backend('nats');
+t.teardown(() => server.stop());
+const nc = await connect({ servers: server.url });
+t.teardown(() => nc.close());
+
+/** A stream, subjects and bucket of the test's own: the server may be shared. */
+async function namespace(t: Test, duplicateWindowMs = 120_000): Promise<JetStreamWinLogOptions> {
+  const id = randomBytes(4).toString('hex');
+  const options: JetStreamWinLogOptions = {
+    stream: `T${id}_WINS`,
+    subjectPrefix: `t${id}.lb.wins`,
+    matchBucket: `T${id}_MATCHES`,
+    replicas: 1,
+    duplicateWindowMs,
+    matchIdTtlMs: 0,
+  };
+  t.teardown(async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(options.stream).catch(() => false);
+    await jsm.streams.delete(`KV_${options.matchBucket}`).catch(() => false);
+  });
+  return options;
+}
+
+async function open(t: Test, duplicateWindowMs?: number) {
+  const options = await namespace(t, duplicateWindowMs);
+  const log = await openJetStreamWinLog(nc, options);
+  t.teardown(() => log.close());
+  const claims = new MatchClaims(await new Kvm(nc).open(options.matchBucket));
+  return { log, options, claims };
+}
+
+t.test('the WinLog port suite, on JetStream', async (t) => {
+  winLogSuite(t, async (t) => (await open(t)).log);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const WINDOW = 3_000;
+
+t.test('beyond the de-duplication window, the match record still drops a retry', async (t) => {
+  const { log } = await open(t, WINDOW);
+  const first = await log.append(newWin('alice', 2, 'late'));
+  await sleep(WINDOW + 500);
+  const retry = await log.append(newWin('alice', 2, 'late'));
+  t.equal(retry.duplicate, true);
+  t.same(retry.win, first.win);
+  const reused = await log.append(newWin('mallory', 5, 'late'));
+  t.same(reused.win, first.win, 'reused with other content: the original');
+  t.equal((await readAll(log, '2026-11')).flat().length, 1);
+});
+
+t.test('a writer that crashed after publishing: a retry past the window finds its message', async (t) => {
+  const { log, options, claims } = await open(t, WINDOW);
+  const win = newWin('bob', 4, 'crashed-after');
+  // What the crashed writer left: a claim, and its message in the stream, but no seq in the claim.
+  await claims.create('crashed-after', win, Date.now());
+  const ack = await jetstream(nc).publish(`${options.subjectPrefix}.2026-11`, encodeWin(win), {
+    msgID: 'crashed-after',
+  });
+  await sleep(WINDOW + 500);
+  const retry = await log.append(newWin('bob', 4, 'crashed-after'));
+  t.equal(retry.duplicate, true);
+  t.equal(retry.win.seq, ack.seq, 'the message the writer published');
+  t.equal((await readAll(log, '2026-11')).flat().length, 1, 'not published twice');
+  t.equal((await claims.get('crashed-after'))?.seq, ack.seq, 'the claim is completed');
+});
+
+t.test('a writer that crashed before publishing: a retry records the claimed win once', async (t) => {
+  const { log, claims } = await open(t, WINDOW);
+  await claims.create('crashed-before', newWin('carol', 3, 'crashed-before'), Date.now() - WINDOW);
+  const retry = await log.append(newWin('carol', 3, 'crashed-before'));
+  t.equal(retry.duplicate, true, 'the claim came first');
+  t.match(retry.win, { userId: 'carol', points: 3, matchId: 'crashed-before' });
+  const again = await log.append(newWin('carol', 3, 'crashed-before'));
+  t.same(again.win, retry.win);
+  t.equal((await readAll(log, '2026-11')).flat().length, 1);
+});
+
+t.test('a pending claim inside the window: the claimed content is published, not the retry', async (t) => {
+  const { log, claims } = await open(t, 60_000);
+  await claims.create('pending', newWin('dave', 1, 'pending'), Date.now());
+  const retry = await log.append(newWin('eve', 7, 'pending'));
+  t.match(retry.win, { userId: 'dave', points: 1 }, 'one match id, one win: the first claim');
+  t.equal((await readAll(log, '2026-11')).flat().length, 1);
+});
+
+t.test('the log survives a reopen: periods, last seq, match ids', async (t) => {
+  const options = await namespace(t);
+  const first = await openJetStreamWinLog(nc, options);
+  const { win } = await first.append(newWin('frank', 2, 'kept'));
+  await first.close();
+  const second = await openJetStreamWinLog(nc, options);
+  t.same(await second.periods(), ['2026-11']);
+  t.equal(await second.lastSeq('2026-11'), win.seq);
+  t.same((await second.append(newWin('frank', 2, 'kept'))).win, win);
+  await second.close();
+});
