@@ -100,6 +100,29 @@ t.test('a pending claim inside the window: the claimed content is published, not
   t.equal((await readAll(log, '2026-11')).flat().length, 1);
 });
 
+t.test('a read longer than one batch: every win, in order, in batches of at most 10,000', async (t) => {
+  const { log } = await open(t);
+  const total = 10_050;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 100 }, async () => {
+      while (next < total) await log.append(newWin(`u${next++ % 97}`, 1));
+    }),
+  );
+  const batches = await readAll(log, '2026-11');
+  t.ok(
+    batches.every((batch) => batch.length > 0 && batch.length <= 10_000),
+    'bounded batches',
+  );
+  const seqs = batches.flat().map((w) => w.seq);
+  t.equal(seqs.length, total, 'every win');
+  t.ok(
+    seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!),
+    'in seq order',
+  );
+  t.equal((await readAll(log, '2026-11', seqs[9_999])).flat().length, 50, 'from the middle');
+});
+
 t.test('the log survives a reopen: periods, last seq, match ids', async (t) => {
   const options = await namespace(t);
   const first = await openJetStreamWinLog(nc, options);
