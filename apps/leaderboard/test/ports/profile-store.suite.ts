@@ -1,7 +1,8 @@
 /**
  * The ProfileStore port's contract, as one suite that every adapter (and cache) runs:
- * `profileStoreSuite(t, open)` with a factory that opens a fresh, empty store in a namespace of
- * its own (cleaning it up through `t.teardown`).
+ * `profileStoreSuite(t, open)` with a factory that opens a store in a namespace of its own
+ * (cleaning it up through `t.teardown`). Each test uses user ids no other test uses, so the
+ * factory may hand every test the same store.
  */
 import type { Test } from 'tap';
 import type { ProfileStore } from '../../src/ports.ts';
