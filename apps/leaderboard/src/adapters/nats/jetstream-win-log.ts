@@ -8,6 +8,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
   type PubAck,
+  type StreamInfo,
 } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -204,18 +205,23 @@ export class JetStreamWinLog implements WinLog {
   }
 }
 
-/** Creates the stream and the match bucket when missing (an existing stream is kept as it is). */
+/**
+ * Creates the stream and the match bucket when missing. An existing stream is kept as it is, and
+ * its own de-duplication window is the one the log reasons with (see the class comment): a window
+ * set when the stream was created may differ from today's setting.
+ */
 export async function openJetStreamWinLog(
   nc: NatsConnection,
   options: JetStreamWinLogOptions,
 ): Promise<JetStreamWinLog> {
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
+  let info: StreamInfo;
   try {
-    await jsm.streams.info(options.stream);
+    info = await jsm.streams.info(options.stream);
   } catch (error) {
     if (!(error instanceof JetStreamApiError) || error.code !== JetStreamApiCodes.StreamNotFound) throw error;
-    await jsm.streams.add({
+    info = await jsm.streams.add({
       name: options.stream,
       subjects: [`${options.subjectPrefix}.*`],
       storage: StorageType.File,
@@ -224,11 +230,18 @@ export async function openJetStreamWinLog(
       allow_direct: true,
     });
   }
+  const subjects = info.config.subjects ?? [];
+  if (!subjects.includes(`${options.subjectPrefix}.*`) && !subjects.includes(`${options.subjectPrefix}.>`)) {
+    throw new Error(
+      `stream ${options.stream} holds ${JSON.stringify(subjects)}, not ${options.subjectPrefix}.*: another stream name or subject prefix is needed`,
+    );
+  }
   const kv = await new Kvm(js).create(options.matchBucket, {
     replicas: options.replicas,
     storage: StorageType.File,
     history: 1,
     ...(options.matchIdTtlMs > 0 ? { ttl: options.matchIdTtlMs } : {}),
   });
-  return new JetStreamWinLog(js, jsm, new MatchClaims(kv), options);
+  const duplicateWindowMs = Math.floor((info.config.duplicate_window ?? 0) / 1_000_000);
+  return new JetStreamWinLog(js, jsm, new MatchClaims(kv), { ...options, duplicateWindowMs });
 }

@@ -134,3 +134,27 @@ t.test('the log survives a reopen: periods, last seq, match ids', async (t) => {
   t.same((await second.append(newWin('frank', 2, 'kept'))).win, win);
   await second.close();
 });
+
+t.test("an existing stream's own de-duplication window is the one the log reasons with", async (t) => {
+  const options = await namespace(t, WINDOW);
+  await (await openJetStreamWinLog(nc, options)).close();
+  // Reopened with a longer window in the settings: the stream keeps its 3 s.
+  const log = await openJetStreamWinLog(nc, { ...options, duplicateWindowMs: 120_000 });
+  const claims = new MatchClaims(await new Kvm(nc).open(options.matchBucket));
+  const win = newWin('gina', 1, 'old-claim');
+  await claims.create('old-claim', win, Date.now());
+  await jetstream(nc).publish(`${options.subjectPrefix}.2026-11`, encodeWin(win), { msgID: 'old-claim' });
+  await sleep(WINDOW + 500);
+  // Past the stream's window a second publish would not be dropped: the log must look instead.
+  await log.append(newWin('gina', 1, 'old-claim'));
+  t.equal((await readAll(log, '2026-11')).flat().length, 1, 'recorded once');
+});
+
+t.test('a stream of other subjects is refused, not written past', async (t) => {
+  const options = await namespace(t);
+  await (await openJetStreamWinLog(nc, options)).close();
+  await t.rejects(
+    openJetStreamWinLog(nc, { ...options, subjectPrefix: 'elsewhere.wins' }),
+    /another stream name/,
+  );
+});
