@@ -165,8 +165,12 @@ export class JetStreamWinLog implements WinLog {
   async #findPublished(matchId: string, claim: MatchClaim): Promise<number | undefined> {
     const from = claim.claimedAt - CLOCK_SKEW_MS;
     const until = claim.claimedAt + (this.#options.duplicateWindowMs * 3) / 4 + CLOCK_SKEW_MS;
-    const last = await this.lastSeq(claim.win.period);
-    if (last === 0) return undefined;
+    const lastMessage = await this.#jsm.streams.getMessage(this.#options.stream, {
+      last_by_subj: this.#subject(claim.win.period),
+    });
+    // Nothing since the claim: looking would wait for a message that never comes.
+    if (lastMessage === null || lastMessage.time.getTime() < from) return undefined;
+    const last = lastMessage.seq;
     const consumer = await this.#js.consumers.get(this.#options.stream, {
       filter_subjects: [this.#subject(claim.win.period)],
       deliver_policy: DeliverPolicy.StartTime,

@@ -92,6 +92,21 @@ t.test('a writer that crashed before publishing: a retry records the claimed win
   t.equal((await readAll(log, '2026-11')).flat().length, 1);
 });
 
+t.test('a writer that crashed before publishing, after every other win of the period', async (t) => {
+  const { log, claims } = await open(t, WINDOW);
+  await log.append(newWin('hal', 1, 'before'));
+  await sleep(2_500); // the claim comes well after the period's last message
+  await claims.create('quiet', newWin('ivy', 2, 'quiet'), Date.now());
+  await sleep(WINDOW);
+  const retry = await log.append(newWin('ivy', 2, 'quiet'));
+  t.match(
+    retry.win,
+    { userId: 'ivy', points: 2 },
+    'recorded, without waiting for a message that never comes',
+  );
+  t.equal((await readAll(log, '2026-11')).flat().length, 2);
+});
+
 t.test('a pending claim inside the window: the claimed content is published, not the retry', async (t) => {
   const { log, claims } = await open(t, 60_000);
   await claims.create('pending', newWin('dave', 1, 'pending'), Date.now());
