@@ -19,6 +19,7 @@ import { MatchClaims, type MatchClaim } from './match-claims.ts';
 import { decodeWin, encodeWin } from './win-event.ts';
 
 const READ_BATCH = 10_000;
+const FETCH_EXPIRES_MS = 5_000;
 /** How far apart the clocks of the api processes and the NATS server may be. */
 const CLOCK_SKEW_MS = 2_000;
 const MSG_ID = 'Nats-Msg-Id';
@@ -107,20 +108,24 @@ export class JetStreamWinLog implements WinLog {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: afterSeq + 1,
     });
-    const messages = await consumer.consume({ max_messages: READ_BATCH });
-    let batch: Win[] = [];
     try {
-      for await (const message of messages) {
-        batch.push(decodeWin(message.data, message.seq, message.headers?.get(MSG_ID) || undefined));
-        const done = message.seq >= last || message.info.pending === 0;
-        if (done || batch.length === READ_BATCH) {
-          yield batch;
-          batch = [];
+      // Batch by batch until the last win counted at the start. A fetch that brings nothing (the
+      // wins were purged meanwhile) ends the read after its expiry instead of waiting for ever.
+      for (;;) {
+        const batch: Win[] = [];
+        let done = false;
+        const messages = await consumer.fetch({ max_messages: READ_BATCH, expires: FETCH_EXPIRES_MS });
+        for await (const message of messages) {
+          batch.push(decodeWin(message.data, message.seq, message.headers?.get(MSG_ID) || undefined));
+          if (message.seq >= last || message.info.pending === 0) {
+            done = true;
+            break;
+          }
         }
-        if (done) break;
+        if (batch.length > 0) yield batch;
+        if (done || batch.length === 0) return;
       }
     } finally {
-      await messages.close();
       await consumer.delete().catch(() => false);
     }
   }
@@ -177,16 +182,19 @@ export class JetStreamWinLog implements WinLog {
       opt_start_time: new Date(from).toISOString(),
       headers_only: true,
     });
-    const messages = await consumer.consume({ max_messages: READ_BATCH });
     try {
-      for await (const message of messages) {
-        if (message.headers?.get(MSG_ID) === matchId) return message.seq;
-        const at = message.info.timestampNanos / 1_000_000;
-        if (at > until || message.seq >= last || message.info.pending === 0) return undefined;
+      for (;;) {
+        let seen = 0;
+        const messages = await consumer.fetch({ max_messages: READ_BATCH, expires: FETCH_EXPIRES_MS });
+        for await (const message of messages) {
+          seen++;
+          if (message.headers?.get(MSG_ID) === matchId) return message.seq;
+          const at = message.info.timestampNanos / 1_000_000;
+          if (at > until || message.seq >= last || message.info.pending === 0) return undefined;
+        }
+        if (seen === 0) return undefined;
       }
-      return undefined;
     } finally {
-      await messages.close();
       await consumer.delete().catch(() => false);
     }
   }
