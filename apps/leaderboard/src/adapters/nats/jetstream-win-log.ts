@@ -79,13 +79,18 @@ export class JetStreamWinLog implements WinLog {
       const ack = await this.#publish(win);
       return { win: { ...win, seq: ack.seq }, duplicate: false };
     }
+    return this.#appendMatch(win, matchId, 1);
+  }
+
+  async #appendMatch(win: NewWin, matchId: string, attempt: number): Promise<AppendResult> {
     const claimedAt = this.#now();
     const mine = await this.#claims.create(matchId, win, claimedAt);
     if (mine === undefined) {
       const earlier = await this.#claims.get(matchId);
+      if (earlier !== undefined) return { win: await this.#settle(matchId, earlier), duplicate: true };
       // Claimed a moment ago and gone already: only a TTL expiry or a purge does that; claim again.
-      if (earlier === undefined) return this.append(win);
-      return { win: await this.#settle(matchId, earlier), duplicate: true };
+      if (attempt < 3) return this.#appendMatch(win, matchId, attempt + 1);
+      throw new Error(`match id ${JSON.stringify(matchId)}: its claim keeps vanishing`);
     }
     if (this.#now() - claimedAt >= this.#options.duplicateWindowMs / 2) {
       return { win: await this.#settle(matchId, mine), duplicate: false };
