@@ -1,4 +1,9 @@
-import { setting, type ConfigOf } from '@tessera/kit';
+import { ConfigError, setting, type ConfigOf } from '@tessera/kit';
+import {
+  distributedServers,
+  distributedSettings,
+  wantsDistributed,
+} from './adapters/distributed-settings.ts';
 import { PERIOD_KINDS, periodClock } from './core/period.ts';
 import { TIE_BREAKS } from './core/standing.ts';
 
@@ -47,18 +52,29 @@ export const leaderboardSettings = {
     min: 1,
     description: 'reads per minute per client',
   }),
+  // NATS_URL, REDIS_URL, CASSANDRA_URL and the rest: set, they choose the distributed adapters.
+  ...distributedSettings,
 };
 
 export type LeaderboardConfig = ConfigOf<typeof leaderboardSettings>;
 
-/** Checks no single setting can make: the time zone must be one Intl knows. */
+/** Checks no single setting can make: a time zone Intl knows, all three servers or none. */
 export function checkLeaderboardConfig(config: LeaderboardConfig): string[] {
+  const problems: string[] = [];
   try {
     periodClock(config.LEADERBOARD_TIMEZONE);
-    return [];
   } catch {
-    return [
+    problems.push(
       `LEADERBOARD_TIMEZONE must be an IANA time zone such as UTC or Europe/Paris (got "${config.LEADERBOARD_TIMEZONE}")`,
-    ];
+    );
   }
+  if (wantsDistributed(config)) {
+    try {
+      distributedServers(config);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message.replace(/^Invalid configuration:\n\s*/, ''));
+    }
+  }
+  return problems;
 }

@@ -31,7 +31,14 @@ async function openLeaderboard(
     throw error;
   }
   const periodOf = periodClock(config.LEADERBOARD_TIMEZONE, config.LEADERBOARD_PERIOD);
-  const service = new LeaderboardService({ ports, now: context.now, periodOf, cacheTopList: !ports.shared });
+  const service = new LeaderboardService({
+    ports,
+    now: context.now,
+    periodOf,
+    cacheTopList: !ports.shared,
+    onDegraded: (store, error) =>
+      logger.warn({ err: error, store }, `${store} unavailable: answering without it`),
+  });
   let open = true;
   let archiving: Promise<unknown> = Promise.resolve();
   const archiveNow = (): Promise<Period[]> => {

@@ -42,15 +42,18 @@ export interface StandingsReader {
 
 /**
  * The live rankings, one per period still in play: a projection of the win log. Applying is
- * idempotent per player (each player keeps the seq of the last win counted), so a redelivered or
- * replayed win changes nothing, and wins of different players may be applied in any order.
+ * idempotent, so a redelivered or replayed win changes nothing; with several api processes the
+ * wins of a period reach the ranking in any order, and none may be lost or counted twice.
  */
 export interface RankingStore extends StandingsReader {
   /** Applies one win and answers the player's standing after it (one round trip). */
   applyWin(win: Win): Promise<Standing>;
-  /** Applies wins in seq order (a rebuild or a catch-up). */
+  /** Applies what `winLog.read(period, appliedSeq(period))` yields, batch after batch, in order. */
   applyBatch(wins: readonly Win[]): Promise<void>;
-  /** Highest seq applied to `period`'s ranking (0 when it has none). */
+  /**
+   * The period's watermark: every win of the period at or below it is applied (0 when none is).
+   * A catch-up reads the log from here, so it can never skip a win.
+   */
   appliedSeq(period: Period): Promise<number>;
   /** Periods with a live ranking, oldest first. */
   periods(): Promise<Period[]>;

@@ -28,6 +28,8 @@ export interface LeaderboardServiceOptions {
    * reach the cache.
    */
   readonly cacheTopList: boolean;
+  /** Told when a store fails and the answer falls back (a top list shows user ids for names). */
+  readonly onDegraded?: (store: string, error: unknown) => void;
 }
 
 /**
@@ -39,12 +41,14 @@ export class LeaderboardService {
   readonly #now: () => number;
   readonly #periodOf: (epochMs: number) => Period;
   readonly #topLists: TopListCache<Entry> | undefined;
+  readonly #onDegraded: LeaderboardServiceOptions['onDegraded'];
 
   constructor(options: LeaderboardServiceOptions) {
     this.#ports = options.ports;
     this.#now = options.now;
     this.#periodOf = options.periodOf;
     this.#topLists = options.cacheTopList ? new TopListCache<Entry>() : undefined;
+    this.#onDegraded = options.onDegraded;
   }
 
   currentPeriod(): Period {
@@ -126,7 +130,13 @@ export class LeaderboardService {
   }
 
   async #named(standings: readonly Standing[]): Promise<Entry[]> {
-    const profiles = await this.#ports.profiles.get(standings.map((s) => s.userId));
+    const profiles = await this.#ports.profiles
+      .get(standings.map((s) => s.userId))
+      .catch((error: unknown) => {
+        // Names are a nicety: a profile store that is down must not take the rankings with it.
+        this.#onDegraded?.('profiles', error);
+        return new Map<string, Profile>();
+      });
     return standings.map((s) => ({ ...s, userName: profiles.get(s.userId)?.userName ?? s.userId }));
   }
 }

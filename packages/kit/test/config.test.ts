@@ -19,6 +19,7 @@ t.test('platform defaults', async (t) => {
     LOG_FORMAT: 'auto',
     SHUTDOWN_TIMEOUT_MS: 10000,
     RATE_LIMIT_ENABLED: true,
+    DATA_FSYNC: true,
     HTTP_REQUEST_TIMEOUT_MS: 10000,
     HTTP_MAX_URL_LENGTH: 8192,
     AUTH_FAILURE_LIMIT_PER_MINUTE: 600,

@@ -1,0 +1,114 @@
+import type { Logger } from '@tessera/kit';
+import { connect } from '@nats-io/transport-node';
+import cassandra from 'cassandra-driver';
+import { Redis } from 'ioredis';
+import type { TieBreak } from '../core/standing.ts';
+import type { LeaderboardPorts } from '../ports.ts';
+import { CassandraArchiveStore } from './cassandra/cassandra-archive-store.ts';
+import { CassandraProfileStore } from './cassandra/cassandra-profile-store.ts';
+import { parseCassandraUrl } from './cassandra/cassandra-url.ts';
+import { migrateLeaderboard } from './cassandra/schema.ts';
+import { distributedServers, type DistributedSettings } from './distributed-settings.ts';
+import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
+import { RedisProfileCache } from './redis/redis-profile-cache.ts';
+import { RedisRankingStore } from './redis/redis-ranking-store.ts';
+
+export type DistributedConfig = DistributedSettings & { readonly LEADERBOARD_TIE_BREAK: TieBreak };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The ports over the shared servers: the win log on JetStream, the rankings and the profile cache
+ * in Redis, profiles and archives in Cassandra. Every process of every role opens the same, so
+ * the roles may run apart (`shared: true`).
+ *
+ * Cassandra is connected on first use, so the api starts (and keeps recording wins) while it is
+ * down, unless the schema is to be applied first (LEADERBOARD_MIGRATE).
+ */
+export async function openDistributedAdapters(
+  config: DistributedConfig,
+  logger: Logger,
+): Promise<LeaderboardPorts> {
+  const servers = distributedServers(config);
+  const closers: Array<() => Promise<unknown>> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((error: unknown) =>
+        logger.warn({ err: error }, 'closing a distributed adapter failed'),
+      );
+    }
+  };
+  try {
+    // A service reconnects for as long as it runs (the client's default gives up after ten tries).
+    const nc = await connect({
+      servers: servers.natsUrl.split(','),
+      name: 'tessera-leaderboard',
+      maxReconnectAttempts: -1,
+    });
+    closers.push(() => nc.drain());
+
+    const redis = new Redis(servers.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+    await redis.connect();
+    closers.push(() => redis.quit());
+
+    const { contactPoints, dataCenter } = parseCassandraUrl(servers.cassandraUrl);
+    const client = new cassandra.Client({ contactPoints, localDataCenter: dataCenter });
+    closers.push(() => client.shutdown());
+    if (config.LEADERBOARD_MIGRATE) {
+      await migrateLeaderboard(client, {
+        keyspace: config.LEADERBOARD_KEYSPACE,
+        dataCenter,
+        replicationFactor: config.LEADERBOARD_CASSANDRA_REPLICATION,
+      });
+    }
+
+    const winLog = await openJetStreamWinLog(nc, {
+      stream: config.LEADERBOARD_STREAM,
+      subjectPrefix: config.LEADERBOARD_STREAM_SUBJECT,
+      matchBucket: config.LEADERBOARD_MATCH_BUCKET,
+      replicas: config.LEADERBOARD_STREAM_REPLICAS,
+      duplicateWindowMs: config.LEADERBOARD_DEDUP_WINDOW_MS,
+      matchIdTtlMs: config.LEADERBOARD_MATCH_ID_TTL_DAYS * DAY_MS,
+    });
+    closers.push(() => winLog.close());
+
+    const rankings = new RedisRankingStore(redis, {
+      tieBreak: config.LEADERBOARD_TIE_BREAK,
+      keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
+    });
+    const archive = new CassandraArchiveStore(client, { keyspace: config.LEADERBOARD_KEYSPACE });
+    const profiles = new RedisProfileCache(
+      new CassandraProfileStore(client, config.LEADERBOARD_KEYSPACE),
+      redis,
+      {
+        keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
+        ttlMs: config.LEADERBOARD_PROFILE_CACHE_TTL_MS,
+      },
+    );
+    logger.info(
+      { nats: servers.natsUrl, redis: redactPassword(servers.redisUrl), cassandra: servers.cassandraUrl },
+      'leaderboard adapters: JetStream, Redis, Cassandra',
+    );
+    return {
+      winLog,
+      rankings,
+      archive,
+      profiles,
+      stats: { profileCacheHits: () => profiles.hits },
+      shared: true,
+      // Nothing to save: every store is durable on its own server.
+      checkpoint: () => Promise.resolve(),
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function redactPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
+}
