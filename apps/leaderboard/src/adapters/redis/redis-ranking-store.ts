@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Period } from '../../core/period.ts';
 import type { Standing, TieBreak } from '../../core/standing.ts';
 import type { Win } from '../../core/win.ts';
+import { leaderboardErrors } from '../../errors.ts';
 import type { RankingStore } from '../../ports.ts';
 import { LuaScript } from './lua-script.ts';
 import { APPLY, AROUND, STANDING, TOP } from './ranking-scripts.ts';
@@ -47,15 +48,17 @@ export class RedisRankingStore implements RankingStore {
   }
 
   async applyWin(win: Win): Promise<Standing> {
-    const reply = (await apply.run(this.#redis, this.#applyKeys(win.period), [
-      this.#earliest,
-      win.period,
-      1,
-      0,
-      win.seq,
-      win.userId,
-      win.points,
-    ])) as [number, number];
+    const reply = (await apply
+      .run(this.#redis, this.#applyKeys(win.period), [
+        this.#earliest,
+        win.period,
+        1,
+        0,
+        win.seq,
+        win.userId,
+        win.points,
+      ])
+      .catch(codedScoreRange)) as [number, number];
     return { userId: win.userId, score: reply[0], rank: reply[1] };
   }
 
@@ -157,4 +160,14 @@ function triples(reply: readonly (string | number)[]): Standing[] {
     standings.push({ userId: String(reply[i]), score: Number(reply[i + 1]), rank: Number(reply[i + 2]) });
   }
   return standings;
+}
+
+/** The script's refusal of a score it cannot encode, as the coded problem a client can read. */
+function codedScoreRange(error: unknown): never {
+  if (error instanceof Error && error.message.includes('LB_SCORE_RANGE')) {
+    throw leaderboardErrors.LB_SCORE_RANGE(
+      'the score is beyond what the earliest tie-break can rank on Redis (262,143 points in a period)',
+    );
+  }
+  throw error;
 }
