@@ -162,12 +162,23 @@ export class ExchangeService {
     return orderView(order);
   }
 
-  async cancelOrder(account: string, orderId: number): Promise<OrderView> {
+  /** Steps 1–6 for a cancel (see submitOrder). */
+  submitCancel(account: string, orderId: number): Order {
     const refusal = this.#manager.checkCancel(account, orderId);
     if (refusal !== undefined) throw problem(refusal);
     this.#sequence({ v: 1, type: 'order.cancel', at: this.#at(), account, orderId });
+    return this.#manager.orders.get(orderId)!;
+  }
+
+  async cancelOrder(account: string, orderId: number): Promise<OrderView> {
+    const order = this.submitCancel(account, orderId);
     await this.durable();
-    return orderView(this.#manager.orders.get(orderId)!);
+    return orderView(order);
+  }
+
+  /** The ids of the account's orders, oldest first (read-only view). */
+  orderIds(account: string): readonly number[] {
+    return this.#manager.account(account)?.orders ?? [];
   }
 
   /** Cancels the caller's open orders (of one symbol, or all); answers the canceled orders. */
