@@ -10,21 +10,24 @@ export interface FlowOptions {
   readonly seed: number;
   readonly accounts: number;
   readonly symbols: readonly string[];
-  /** Share of requests that cancel one of the account's earlier orders. */
+  /** Share of requests that cancel the account's oldest open order. */
   readonly cancelShare?: number;
   readonly mid?: number;
 }
 
 export type Request =
   | { readonly kind: 'order'; readonly account: string; readonly input: OrderInput }
-  | { readonly kind: 'cancel'; readonly account: string; readonly nth: number };
+  | { readonly kind: 'cancel'; readonly account: string };
 
 export const accountName = (i: number): string => `acct-${i}`;
 
 /** Deposits for every account of the flow: cash and shares far beyond what the flow can use. */
 export async function fund(service: ExchangeService, options: FlowOptions): Promise<void> {
   const shares = Object.fromEntries(options.symbols.map((s) => [s, 1_000_000_000]));
-  for (let i = 0; i < options.accounts; i++) await service.deposit(accountName(i), 1_000_000_000_000, shares);
+  const deposits: Array<Promise<unknown>> = [];
+  for (let i = 0; i < options.accounts; i++)
+    deposits.push(service.deposit(accountName(i), 1_000_000_000_000, shares));
+  await Promise.all(deposits);
 }
 
 export function orderFlow(options: FlowOptions): () => Request {
@@ -33,7 +36,7 @@ export function orderFlow(options: FlowOptions): () => Request {
   const cancelShare = options.cancelShare ?? 0.2;
   return () => {
     const account = accountName(Math.floor(random() * options.accounts));
-    if (random() < cancelShare) return { kind: 'cancel', account, nth: Math.floor(random() * 1_000_000) };
+    if (random() < cancelShare) return { kind: 'cancel', account };
     const side = random() < 0.5 ? 'buy' : 'sell';
     // Buys mostly below the mid and sells above it, with an overlap that makes about a third cross.
     const offset = Math.floor(random() * 30) - 10;
@@ -55,9 +58,9 @@ export function send(service: ExchangeService, request: Request): boolean {
   try {
     if (request.kind === 'order') service.submitOrder(request.account, request.input);
     else {
-      const ids = service.orderIds(request.account);
-      if (ids.length === 0) return false;
-      service.submitCancel(request.account, ids[request.nth % ids.length]!);
+      const id = service.oldestOpenOrder(request.account);
+      if (id === undefined) return false;
+      service.submitCancel(request.account, id);
     }
     return true;
   } catch {

@@ -1,5 +1,6 @@
 import { ConfigError, readConfig, setting, type ConfigOf, type Setting } from '@tessera/kit';
 import { checkSpec, MAX_ORDER_QUANTITY, type SymbolSpec } from './core/symbol-spec.ts';
+import type { ExchangeRules } from './core/order-manager.ts';
 import { SELF_TRADE_MODES } from './core/self-trade.ts';
 import { DEFAULT_HOURS, parseHolidays, parseHours, type TradingHours } from './core/trading-hours.ts';
 
@@ -104,4 +105,19 @@ export function readExchangeConfig(env?: Readonly<Record<string, string | undefi
 /** The engine's view of a configured symbol: the risk limit on order size is its max quantity. */
 export function symbolSpecs(config: ExchangeConfig): SymbolSpec[] {
   return config.EXCHANGE_SYMBOLS.map((s) => ({ ...s, maxQuantity: config.EXCHANGE_MAX_ORDER_QUANTITY }));
+}
+
+/** The order manager's rules from the configuration. */
+export function exchangeRules(config: ExchangeConfig): ExchangeRules {
+  return {
+    symbols: symbolSpecs(config),
+    limits: {
+      dailyCap: config.EXCHANGE_DAILY_CAP,
+      maxQuantity: config.EXCHANGE_MAX_ORDER_QUANTITY,
+      maxNotional: config.EXCHANGE_MAX_NOTIONAL,
+    },
+    hours: config.EXCHANGE_HOURS,
+    holidays: config.EXCHANGE_HOLIDAYS,
+    selfTrade: config.EXCHANGE_SELF_TRADE,
+  };
 }

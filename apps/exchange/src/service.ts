@@ -176,9 +176,9 @@ export class ExchangeService {
     return orderView(order);
   }
 
-  /** The ids of the account's orders, oldest first (read-only view). */
-  orderIds(account: string): readonly number[] {
-    return this.#manager.account(account)?.orders ?? [];
+  /** The id of the account's oldest open order, if any. */
+  oldestOpenOrder(account: string): number | undefined {
+    return this.#manager.account(account)?.open.keys().next().value;
   }
 
   /** Cancels the caller's open orders (of one symbol, or all); answers the canceled orders. */

@@ -38,7 +38,7 @@ import type {
 import { RECORD_WIDTH } from './output.ts';
 import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
 import { checkRisk, emptyExposure, recordFill, type Exposure, type RiskLimits } from './risk.ts';
-import { selfCrossing, type SelfTradeMode } from './self-trade.ts';
+import { CrossingBounds, selfCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
 import { SessionClock, type TradingHours } from './trading-hours.ts';
@@ -62,6 +62,8 @@ export interface AccountState {
   readonly orders: number[];
   readonly executions: Execution[];
   killed: boolean;
+  /** Derived from `open` (not snapshotted): spares self-trade prevention a scan. */
+  readonly bounds: CrossingBounds;
 }
 
 export interface Applied {
@@ -122,7 +124,7 @@ export class OrderManager {
     const risk = checkRisk(this.rules.limits, account?.exposure.get(symbol), session.day, price, quantity);
     if (risk !== undefined) return { code: risk, detail: riskDetail(risk, this.rules.limits) };
     if (this.rules.selfTrade === 'cancel-incoming' && account !== undefined) {
-      const crossing = selfCrossing(side, price, this.#openIn(account, symbol));
+      const crossing = this.#selfCrossing(account, symbol, side, price);
       if (crossing.length > 0) {
         return {
           code: 'EX_SELF_TRADE',
@@ -223,10 +225,18 @@ export class OrderManager {
         orders: [],
         executions: [],
         killed: false,
+        bounds: new CrossingBounds(),
       };
       this.accounts.set(id, account);
     }
     return account;
+  }
+
+  #selfCrossing(account: AccountState, symbol: string, side: Side, price: number): number[] {
+    if (!account.bounds.mayCross(symbol, side, price)) return [];
+    const open = [...this.#openIn(account, symbol)];
+    account.bounds.reset(symbol, open);
+    return selfCrossing(side, price, open);
   }
 
   *#openIn(account: AccountState, symbol: string): Iterable<Order> {
@@ -246,8 +256,7 @@ export class OrderManager {
     const account = this.#accountOf(accountId);
     this.nextOrderId = Math.max(this.nextOrderId, orderId + 1);
     if (this.rules.selfTrade === 'cancel-resting') {
-      for (const id of selfCrossing(side, price, this.#openIn(account, symbol)))
-        this.#engineCancel(id, 'self-trade');
+      for (const id of this.#selfCrossing(account, symbol, side, price)) this.#engineCancel(id, 'self-trade');
     }
     const order: Order = {
       id: orderId,
@@ -265,6 +274,7 @@ export class OrderManager {
     this.orders.set(orderId, order);
     account.orders.push(orderId);
     account.open.set(orderId, order);
+    account.bounds.opened(symbol, side, price);
     wallet.reserve(account.balances, symbol, side, price, quantity);
     let exposure = account.exposure.get(symbol);
     if (exposure === undefined) account.exposure.set(symbol, (exposure = emptyExposure()));

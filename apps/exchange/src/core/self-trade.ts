@@ -31,3 +31,34 @@ export function selfCrossing(side: 'buy' | 'sell', price: number, resting: Itera
   for (const order of resting) if (crosses(side, price, order)) ids.push(order.id);
   return ids.sort((a, b) => a - b);
 }
+
+/**
+ * Per account and symbol: a lower bound of its open sells' prices and an upper bound of its open
+ * buys', so that the common case (the new order cannot reach any of the account's own orders)
+ * costs one comparison instead of a scan of its open orders. Bounds only widen as orders come;
+ * a scan (when the bound says a cross is possible) tightens them to the exact values again.
+ */
+export class CrossingBounds {
+  readonly #minSell = new Map<string, number>();
+  readonly #maxBuy = new Map<string, number>();
+
+  /** An order of the account now open. */
+  opened(symbol: string, side: 'buy' | 'sell', price: number): void {
+    if (side === 'sell') this.#minSell.set(symbol, Math.min(this.#minSell.get(symbol) ?? Infinity, price));
+    else this.#maxBuy.set(symbol, Math.max(this.#maxBuy.get(symbol) ?? -Infinity, price));
+  }
+
+  /** False when no open order of the account can meet an order on `side` at `price`. */
+  mayCross(symbol: string, side: 'buy' | 'sell', price: number): boolean {
+    return side === 'buy'
+      ? (this.#minSell.get(symbol) ?? Infinity) <= price
+      : (this.#maxBuy.get(symbol) ?? -Infinity) >= price;
+  }
+
+  /** Sets exact bounds from the account's open orders in the symbol. */
+  reset(symbol: string, open: Iterable<Resting>): void {
+    this.#minSell.delete(symbol);
+    this.#maxBuy.delete(symbol);
+    for (const order of open) this.opened(symbol, order.side, order.price);
+  }
+}

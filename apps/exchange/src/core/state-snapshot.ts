@@ -9,6 +9,7 @@ import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
 import { OrderManager, type AccountState, type ExchangeRules } from './order-manager.ts';
 import type { Exposure } from './risk.ts';
+import { CrossingBounds } from './self-trade.ts';
 import { TradeTape } from './trade-tape.ts';
 import type { Position } from './wallet.ts';
 
@@ -89,7 +90,9 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
       orders: [...a.orders],
       executions: [...a.executions],
       killed: a.killed,
+      bounds: new CrossingBounds(),
     };
+    for (const order of account.open.values()) account.bounds.opened(order.symbol, order.side, order.price);
     manager.accounts.set(a.id, account);
   }
   return manager;
