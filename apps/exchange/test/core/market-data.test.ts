@@ -22,9 +22,27 @@ function book() {
 t.test('L1, L2 and L3 views', async (t) => {
   const b = book();
   t.same(level1(b), { bid: { price: 99, quantity: 15 }, ask: { price: 101, quantity: 4 } });
-  t.same(level2(b, 2), { bids: [{ price: 99, quantity: 15 }, { price: 98, quantity: 7 }], asks: [{ price: 101, quantity: 4 }, { price: 103, quantity: 2 }] });
+  t.same(level2(b, 2), {
+    bids: [
+      { price: 99, quantity: 15 },
+      { price: 98, quantity: 7 },
+    ],
+    asks: [
+      { price: 101, quantity: 4 },
+      { price: 103, quantity: 2 },
+    ],
+  });
   t.same(level3(b, 1), {
-    bids: [{ price: 99, quantity: 15, orders: [{ id: 1, quantity: 10 }, { id: 2, quantity: 5 }] }],
+    bids: [
+      {
+        price: 99,
+        quantity: 15,
+        orders: [
+          { id: 1, quantity: 10 },
+          { id: 2, quantity: 5 },
+        ],
+      },
+    ],
     asks: [{ price: 101, quantity: 4, orders: [{ id: 5, quantity: 4 }] }],
   });
   t.same(level1(new MatchingEngine(spec).book), { bid: null, ask: null });
@@ -41,7 +59,9 @@ t.test('candles: aligned to the resolution, empty intervals left out, end exclus
     { open: 10, close: 9, high: 12, low: 9, volume: 6, timestamp: 60_000 },
     { open: 11, close: 11, high: 11, low: 11, volume: 4, timestamp: 240_000 },
   ]);
-  t.same(candles(tape, 60, 61_000, 240_000), [{ open: 12, close: 9, high: 12, low: 9, volume: 5, timestamp: 60_000 }]);
+  t.same(candles(tape, 60, 61_000, 240_000), [
+    { open: 12, close: 9, high: 12, low: 9, volume: 5, timestamp: 60_000 },
+  ]);
   t.same(candles(tape, 1, 0, 60_000), []);
   t.equal(tape.firstAtOrAfter(119_999), 2);
   t.equal(tape.firstAtOrAfter(1e12), 4);
