@@ -104,7 +104,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: trade,
     },
-    async (request) => service.order(caller(request), request.params.id),
+    (request, reply) => reply.send(service.order(caller(request), request.params.id)),
   );
 
   app.get<{ Querystring: { status?: OrderStatus; symbol?: string; cursor?: number; limit: number } }>(
@@ -118,9 +118,9 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: trade,
     },
-    async (request) => {
+    (request, reply) => {
       const { status, symbol, cursor, limit } = request.query;
-      return service.orders(caller(request), { status, symbol, after: cursor, limit });
+      return reply.send(service.orders(caller(request), { status, symbol, after: cursor, limit }));
     },
   );
 
@@ -149,14 +149,16 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: trade,
     },
-    async (request) => {
+    (request, reply) => {
       const { symbol, orderId, startTime, endTime } = request.query;
-      return service.executions(caller(request), {
-        symbol,
-        orderId: orderId === undefined ? undefined : Number(orderId),
-        startTime,
-        endTime,
-      });
+      return reply.send(
+        service.executions(caller(request), {
+          symbol,
+          orderId: orderId === undefined ? undefined : Number(orderId),
+          startTime,
+          endTime,
+        }),
+      );
     },
   );
 
@@ -171,7 +173,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: read,
     },
-    async (request) => service.l1(request.query.symbol),
+    (request, reply) => reply.send(service.l1(request.query.symbol)),
   );
 
   app.get<{ Querystring: { symbol: string; depth: number } }>(
@@ -185,7 +187,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: read,
     },
-    async (request) => service.l2(request.query.symbol, request.query.depth),
+    (request, reply) => reply.send(service.l2(request.query.symbol, request.query.depth)),
   );
 
   app.get<{ Querystring: { symbol: string; depth: number } }>(
@@ -199,7 +201,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: read,
     },
-    async (request) => service.l3(request.query.symbol, request.query.depth),
+    (request, reply) => reply.send(service.l3(request.query.symbol, request.query.depth)),
   );
 
   app.get<{ Querystring: { symbol: string; resolution: number; startTime: number; endTime: number } }>(
@@ -213,9 +215,9 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: read,
     },
-    async (request) => {
+    (request, reply) => {
       const { symbol, resolution, startTime, endTime } = request.query;
-      return service.candles(symbol, resolution, startTime, endTime);
+      return reply.send(service.candles(symbol, resolution, startTime, endTime));
     },
   );
 
@@ -259,7 +261,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
       },
       config: trade,
     },
-    async (request) => service.account(caller(request)),
+    (request, reply) => reply.send(service.account(caller(request))),
   );
   done();
 };
