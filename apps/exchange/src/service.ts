@@ -107,6 +107,7 @@ export class ExchangeService {
   readonly #listeners = new Set<(events: readonly ExchangeEvent[]) => void>();
   #manager: OrderManager;
   #outbox: ExchangeEvent[] = [];
+  #watched: Promise<void> | undefined;
   #failed: unknown;
 
   private constructor(options: ExchangeServiceOptions, manager: OrderManager) {
@@ -332,9 +333,12 @@ export class ExchangeService {
     return events;
   }
 
+  /** Holds the events until their batch is durable; watches each batch's commit once. */
   #publish(events: ExchangeEvent[]): void {
-    if (this.#outbox.length === 0) {
-      this.#journal.commit().then(
+    const commit = this.#journal.commit();
+    if (commit !== this.#watched) {
+      this.#watched = commit;
+      commit.then(
         () => this.#deliver(),
         (error: unknown) => {
           this.#failed = error;
@@ -342,7 +346,8 @@ export class ExchangeService {
         },
       );
     }
-    for (const event of events) this.#outbox.push(event);
+    // Nobody to tell: the events are not kept.
+    if (this.#listeners.size > 0) for (const event of events) this.#outbox.push(event);
   }
 
   #deliver(): void {

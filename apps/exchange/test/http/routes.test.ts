@@ -19,9 +19,7 @@ interface Client {
   ): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }>;
 }
 
-async function start(
-  t: Test,
-): Promise<{
+async function start(t: Test): Promise<{
   app: FastifyInstance;
   as: (sub: string, ...scopes: string[]) => Promise<Client>;
   anonymous: Client;

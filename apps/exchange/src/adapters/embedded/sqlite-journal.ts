@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Command, Execution } from '../../core/messages.ts';
 import type { Journal, StoredSnapshot } from '../../ports.ts';
+import { decodeCommands, encodeCommand } from './command-codec.ts';
 
 const READ_BATCH = 100;
 /** Snapshots kept: the newest, and one before it in case the newest is unreadable. */
@@ -67,7 +68,7 @@ export class SqliteJournal implements Journal {
     if (this.#closed) throw new Error('journal is closed');
     if (seq !== this.#lastSeq + 1) throw new RangeError(`journal: seq ${seq} after ${this.#lastSeq}`);
     this.#open();
-    this.#commands.push(JSON.stringify(command));
+    this.#commands.push(encodeCommand(command));
     this.#lastSeq = seq;
   }
 
@@ -86,7 +87,7 @@ export class SqliteJournal implements Journal {
     for (;;) {
       const rows = this.#read.all(from, READ_BATCH) as Array<{ first_seq: number; commands: string }>;
       for (const row of rows) {
-        const commands = JSON.parse(`[${row.commands}]`) as Command[];
+        const commands = decodeCommands(row.commands);
         for (let i = 0; i < commands.length; i++) {
           const seq = row.first_seq + i;
           if (seq > from) visit(seq, commands[i]!);
