@@ -234,13 +234,16 @@ export class OrderManager {
 
   #selfCrossing(account: AccountState, symbol: string, side: Side, price: number): number[] {
     if (!account.bounds.mayCross(symbol, side, price)) return [];
-    const open = [...this.#openIn(account, symbol)];
+    const open = this.#openIn(account, symbol);
     account.bounds.reset(symbol, open);
     return selfCrossing(side, price, open);
   }
 
-  *#openIn(account: AccountState, symbol: string): Iterable<Order> {
-    for (const order of account.open.values()) if (order.symbol === symbol) yield order;
+  /** The account's open orders in the symbol, oldest first (a loop: this is on the order path). */
+  #openIn(account: AccountState, symbol: string): Order[] {
+    const open: Order[] = [];
+    for (const order of account.open.values()) if (order.symbol === symbol) open.push(order);
+    return open;
   }
 
   #newOrder(command: NewOrder): Refusal | undefined {
