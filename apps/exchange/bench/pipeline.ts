@@ -4,7 +4,7 @@
  * the service facade the HTTP routes call.
  *
  * Requests are generated beforehand (bench/order-flow.ts: limit orders around a mid price, about
- * a third crossing, 20 % cancels of the account's oldest open order) and sent BATCH at a time,
+ * 31 % filling on arrival, 20 % cancels of the account's oldest open order) and sent BATCH at a time,
  * as one turn of the event loop would receive them; after each batch the run awaits the group
  * commit. Per run: orders/s over the whole run (commits included), each request's processing
  * time (steps 1–6, synchronous) and each request's acknowledgement time (from its submission to
