@@ -124,7 +124,10 @@ export class ExchangeService {
       stored === undefined
         ? new OrderManager(options.rules)
         : restoreState(options.rules, JSON.parse(stored.body) as StateSnapshot);
+    // A replay's events went out when the commands first ran: not built again.
+    manager.recordEvents = false;
     options.journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
+    manager.recordEvents = true;
     return new ExchangeService(options, manager);
   }
 

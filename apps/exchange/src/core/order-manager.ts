@@ -88,6 +88,11 @@ export class OrderManager {
   lastAt = 0;
   nextOrderId = 1;
   nextExecutionId = 1;
+  /**
+   * Whether `apply` returns events. A replay turns them off: the state changes exactly the
+   * same, without building objects nobody reads.
+   */
+  recordEvents = true;
   #events: ExchangeEvent[] = [];
   #seq = 0;
   #at = 0;
@@ -302,13 +307,14 @@ export class OrderManager {
 
   #deposit(command: Deposit): void {
     wallet.deposit(this.#accountOf(command.account).balances, command.cash, command.shares);
-    this.#events.push({
-      v: 1,
-      type: 'account.updated',
-      seq: this.#seq,
-      at: this.#at,
-      account: command.account,
-    });
+    if (this.recordEvents)
+      this.#events.push({
+        v: 1,
+        type: 'account.updated',
+        seq: this.#seq,
+        at: this.#at,
+        account: command.account,
+      });
   }
 
   #killSwitch(command: KillSwitch): void {
@@ -316,14 +322,15 @@ export class OrderManager {
     account.killed = command.on;
     if (command.on)
       for (const order of [...account.open.values()]) this.#engineCancel(order.id, 'kill-switch');
-    this.#events.push({
-      v: 1,
-      type: 'account.kill-switch',
-      seq: this.#seq,
-      at: this.#at,
-      account: command.account,
-      on: command.on,
-    });
+    if (this.recordEvents)
+      this.#events.push({
+        v: 1,
+        type: 'account.kill-switch',
+        seq: this.#seq,
+        at: this.#at,
+        account: command.account,
+        on: command.on,
+      });
   }
 
   #engineCancel(orderId: number, reason: CancelReason): Refusal | undefined {
@@ -345,13 +352,14 @@ export class OrderManager {
       const o = i * RECORD_WIDTH;
       switch (r[o]) {
         case OUT_ACCEPTED:
-          this.#events.push({
-            v: 1,
-            type: 'order.accepted',
-            seq: this.#seq,
-            at: this.#at,
-            order: { ...this.orders.get(r[o + 3]!)! },
-          });
+          if (this.recordEvents)
+            this.#events.push({
+              v: 1,
+              type: 'order.accepted',
+              seq: this.#seq,
+              at: this.#at,
+              order: { ...this.orders.get(r[o + 3]!)! },
+            });
           break;
         case OUT_EXECUTION:
           this.#fill(r[o + 4]!, r[o + 6]!, r[o + 7]!, r[o + 8]!);
@@ -360,32 +368,34 @@ export class OrderManager {
           const order = this.orders.get(r[o + 3]!)!;
           order.status = 'completed';
           this.accounts.get(order.account)!.open.delete(order.id);
-          this.#events.push({
-            v: 1,
-            type: 'order.completed',
-            seq: this.#seq,
-            at: this.#at,
-            orderId: order.id,
-            account: order.account,
-            symbol,
-          });
+          if (this.recordEvents)
+            this.#events.push({
+              v: 1,
+              type: 'order.completed',
+              seq: this.#seq,
+              at: this.#at,
+              orderId: order.id,
+              account: order.account,
+              symbol,
+            });
           break;
         }
         case OUT_CANCELED:
           this.#canceled(this.orders.get(r[o + 3]!)!, r[o + 4]!, reason);
           break;
         case OUT_LEVEL:
-          this.#events.push({
-            v: 1,
-            type: 'book.level',
-            seq: this.#seq,
-            at: this.#at,
-            symbol,
-            side: sideName(r[o + 3]!),
-            price: r[o + 4]!,
-            volume: r[o + 5]!,
-            orders: r[o + 6]!,
-          });
+          if (this.recordEvents)
+            this.#events.push({
+              v: 1,
+              type: 'book.level',
+              seq: this.#seq,
+              at: this.#at,
+              symbol,
+              side: sideName(r[o + 3]!),
+              price: r[o + 4]!,
+              volume: r[o + 5]!,
+              orders: r[o + 6]!,
+            });
           break;
         case OUT_REJECTED:
           refusal = this.#rejected(r[o + 3]!, r[o + 4]!, r[o + 5]!);
@@ -420,7 +430,8 @@ export class OrderManager {
       seq: this.#seq,
     };
     account.executions.push(execution);
-    this.#events.push({ v: 1, type: 'execution', seq: this.#seq, at: this.#at, execution });
+    if (this.recordEvents)
+      this.#events.push({ v: 1, type: 'execution', seq: this.#seq, at: this.#at, execution });
   }
 
   #canceled(order: Order, quantity: number, reason: CancelReason): void {
@@ -429,17 +440,18 @@ export class OrderManager {
     account.open.delete(order.id);
     wallet.release(account.balances, order.symbol, order.side, order.price, quantity);
     account.exposure.get(order.symbol)!.open -= quantity;
-    this.#events.push({
-      v: 1,
-      type: 'order.canceled',
-      seq: this.#seq,
-      at: this.#at,
-      orderId: order.id,
-      account: order.account,
-      symbol: order.symbol,
-      canceledQuantity: quantity,
-      reason,
-    });
+    if (this.recordEvents)
+      this.#events.push({
+        v: 1,
+        type: 'order.canceled',
+        seq: this.#seq,
+        at: this.#at,
+        orderId: order.id,
+        account: order.account,
+        symbol: order.symbol,
+        canceledQuantity: quantity,
+        reason,
+      });
   }
 
   /**

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { stateDigest } from '../../src/core/state-snapshot.ts';
 import { parseHours } from '../../src/core/trading-hours.ts';
 import { Desk, rules, T0 } from './exchange-rules.ts';
 
@@ -265,4 +266,18 @@ t.test('an order the engine refuses after the checks leaves no trace', async (t)
       }),
     /OUT_OF_ORDER/,
   );
+});
+
+t.test('without events the state changes the same', async (t) => {
+  const [loud, quiet] = [new Desk(), new Desk()];
+  quiet.manager.recordEvents = false;
+  for (const desk of [loud, quiet]) {
+    desk.deposit('alice', 10_000);
+    desk.deposit('bob', 0, { AAPL: 10 });
+    desk.order('bob', { side: 'sell', price: 10, quantity: 10 });
+    desk.order('alice', { side: 'buy', price: 11, quantity: 15 });
+  }
+  t.same(quiet.apply({ v: 1, type: 'orders.cancel-all', at: T0, account: 'alice' }).events, []);
+  loud.apply({ v: 1, type: 'orders.cancel-all', at: T0, account: 'alice' });
+  t.equal(stateDigest(quiet.manager), stateDigest(loud.manager));
 });
