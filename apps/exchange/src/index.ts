@@ -38,3 +38,75 @@ export {
   validQuantity,
   type SymbolSpec,
 } from './core/symbol-spec.ts';
+
+// The trading flow (issue #12): settings, errors, the pure order manager, the service facade,
+// the HTTP plugin, the journal port and its embedded adapter.
+export {
+  exchangeRules,
+  exchangeSettings,
+  parseSymbols,
+  readExchangeConfig,
+  symbolSpecs,
+  type ExchangeConfig,
+  type SymbolConfig,
+} from './config.ts';
+export {
+  ENGINE_RESULT_ERRORS,
+  engineResultError,
+  exchangeError,
+  exchangeErrors,
+  LAYER_RANGES,
+  type ExchangeErrorCode,
+  type Layer,
+} from './errors.ts';
+export type {
+  CancelAll,
+  CancelOrder,
+  CancelReason,
+  Command,
+  Deposit,
+  ExchangeEvent,
+  Execution,
+  KillSwitch,
+  NewOrder,
+  Order,
+} from './core/messages.ts';
+export { OrderManager, type AccountState, type Applied, type ExchangeRules } from './core/order-manager.ts';
+export { checkOrderShape, type OrderRequest, type Refusal } from './core/order-checks.ts';
+export { checkRisk, type Exposure, type RiskLimits } from './core/risk.ts';
+export { SELF_TRADE_MODES, type SelfTradeMode } from './core/self-trade.ts';
+export {
+  DEFAULT_HOURS,
+  parseHolidays,
+  parseHours,
+  SessionClock,
+  type SessionState,
+  type TradingHours,
+} from './core/trading-hours.ts';
+export {
+  candles,
+  level1,
+  level2,
+  level3,
+  type Candle,
+  type L1,
+  type L2,
+  type L3,
+  type L3Level,
+  type Level,
+} from './core/market-data.ts';
+export { restoreState, snapshotState, stateDigest, type StateSnapshot } from './core/state-snapshot.ts';
+export {
+  ExchangeService,
+  orderView,
+  type AccountView,
+  type ExchangeServiceOptions,
+  type ExecutionQuery,
+  type ExecutionView,
+  type OrderInput,
+  type OrderQuery,
+  type OrderView,
+} from './service.ts';
+export { exchangeRoutes, type ExchangeRoutesOptions } from './http/routes.ts';
+export type { Journal, StoredSnapshot } from './ports.ts';
+export { SqliteJournal } from './adapters/embedded/sqlite-journal.ts';

@@ -15,6 +15,9 @@ import { streamArbitrary } from './stream.ts';
  * event. The seed is fixed so that a run is repeatable; fast-check prints it (with the shrunk
  * stream) on failure, and PROPERTY_SEED / PROPERTY_RUNS change it.
  */
+// 3,000 streams take ~8 s of CPU; on the shared machine that can be a minute of wall time.
+t.setTimeout(300_000);
+
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261122);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 3_000);
 

@@ -1,0 +1,209 @@
+/**
+ * The exchange in process (issue #12's benchmark): gateway checks → risk → wallet → sequencer
+ * with the node:sqlite journal (group commit) → matching engine → settlement and events, through
+ * the service facade the HTTP routes call.
+ *
+ * Requests are generated beforehand (bench/order-flow.ts: limit orders around a mid price, about
+ * 31 % filling on arrival, 20 % cancels of the account's oldest open order) and sent BATCH at a time,
+ * as one turn of the event loop would receive them; after each batch the run awaits the group
+ * commit. Per run: orders/s over the whole run (commits included), each request's processing
+ * time (steps 1–6, synchronous) and each request's acknowledgement time (from its submission to
+ * its batch's durable commit), median of RUNS runs after a warm-up. Both journal sync modes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite } from '@tessera/kit';
+import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
+import { exchangeRules, readExchangeConfig } from '../src/config.ts';
+import { ExchangeService } from '../src/service.ts';
+import { fund, orderFlow, send, type FlowOptions, type Request } from './order-flow.ts';
+import { histogram, timerOverhead } from './runners.ts';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
+const SEED = Number(process.env.BENCH_SEED ?? 42);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1_000);
+const RESTART_SNAPSHOT_EVERY = Number(process.env.BENCH_SNAPSHOT_EVERY ?? 100_000);
+const MODES = (process.env.BENCH_SYNC ?? 'full,normal').split(',') as Array<'full' | 'normal'>;
+
+const config = readExchangeConfig({ EXCHANGE_HOURS: 'always' });
+const flow: FlowOptions = { seed: SEED, accounts: ACCOUNTS, symbols: ['AAPL', 'MSFT'], mid: 10_000 };
+
+interface RunResult {
+  ordersPerSecond: number;
+  /** Requests per second of this process's CPU time (user + system): what the shared machine's load does not change. */
+  ordersPerCpuSecond: number;
+  process: { p50: number; p99: number; p999: number };
+  ack: { p50: number; p99: number };
+  accepted: number;
+  commits: number;
+}
+
+async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promise<RunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-bench-'));
+  try {
+    const service = ExchangeService.open({
+      rules: exchangeRules(config),
+      journal: new SqliteJournal(openSqlite(join(dir, 'exchange.db'), { synchronous: sync })),
+    });
+    await fund(service, flow);
+    const processing = histogram();
+    const ack = histogram();
+    const submitted = new Float64Array(BATCH);
+    let accepted = 0;
+    let commits = 0;
+    const start = performance.now();
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < requests.length; i += BATCH) {
+      const end = Math.min(i + BATCH, requests.length);
+      for (let j = i; j < end; j++) {
+        const t0 = performance.now();
+        if (send(service, requests[j]!)) accepted++;
+        const t1 = performance.now();
+        submitted[j - i] = t0;
+        processing.recordValue(Math.round((t1 - t0) * 1e6));
+      }
+      await service.durable();
+      commits++;
+      const done = performance.now();
+      for (let j = 0; j < end - i; j++) ack.recordValue(Math.round((done - submitted[j]!) * 1e6));
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpu);
+    const cpuSeconds = (used.user + used.system) / 1e6;
+    await service.close();
+    const us = (h: typeof processing, q: number): number => h.getValueAtPercentile(q) / 1000;
+    return {
+      ordersPerSecond: requests.length / seconds,
+      ordersPerCpuSecond: requests.length / cpuSeconds,
+      process: { p50: us(processing, 50), p99: us(processing, 99), p999: us(processing, 99.9) },
+      ack: { p50: us(ack, 50), p99: us(ack, 99) },
+      accepted,
+      commits,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Restart time: the requests journaled once (snapshot every RESTART_SNAPSHOT_EVERY commands),
+ * then the service opened again from the latest snapshot and the journal after it, and once more
+ * with the snapshots removed (a replay of the whole journal). Median of RUNS openings each.
+ */
+async function restartTimes(requests: readonly Request[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-restart-'));
+  try {
+    const file = join(dir, 'exchange.db');
+    const open = (snapshotEvery = 1_000_000_000) =>
+      ExchangeService.open({
+        rules: exchangeRules(config),
+        journal: new SqliteJournal(openSqlite(file, { synchronous: 'normal' })),
+        snapshotEvery,
+      });
+    const writer = open(RESTART_SNAPSHOT_EVERY);
+    await fund(writer, flow);
+    for (let i = 0; i < requests.length; i += BATCH) {
+      for (let j = i; j < Math.min(i + BATCH, requests.length); j++) send(writer, requests[j]!);
+      await writer.durable();
+    }
+    const commands = writer.seq;
+    const digest = writer.digest();
+    await writer.close();
+    const time = (): { wall: number; cpu: number } => {
+      const start = performance.now();
+      const cpu = process.cpuUsage();
+      const service = open();
+      const used = process.cpuUsage(cpu);
+      const wall = performance.now() - start;
+      if (service.digest() !== digest) throw new Error('the restarted state differs');
+      return { wall, cpu: (used.user + used.system) / 1000 };
+    };
+    const timings = (): { wall: number; cpu: number } => {
+      const runs = Array.from({ length: RUNS }, time);
+      return { wall: median(runs.map((r) => r.wall)), cpu: median(runs.map((r) => r.cpu)) };
+    };
+    const withSnapshot = timings();
+    const db = openSqlite(file);
+    const snapshotBytes = (db.prepare('SELECT MAX(LENGTH(body)) AS n FROM snapshots').get() as { n: number })
+      .n;
+    const lastSnapshot = (db.prepare('SELECT MAX(seq) AS seq FROM snapshots').get() as { seq: number }).seq;
+    db.exec('DELETE FROM snapshots');
+    db.close();
+    const fullReplay = timings();
+    return { commands, lastSnapshot, snapshotBytes, withSnapshot, fullReplay };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (n: number, digits = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+const next = orderFlow(flow);
+const requests = Array.from({ length: REQUESTS }, next);
+const timer = timerOverhead(100_000);
+console.log(
+  `setup: ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${fmt(totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; ` +
+    `${fmt(REQUESTS, 0)} requests per run (${ACCOUNTS} accounts, AAPL and MSFT, ~1/3 crossing, 20 % cancels), ` +
+    `${BATCH} per event-loop turn then one group commit, seed ${SEED}, median of ${RUNS} runs after a warm-up; ` +
+    `timer cost p50 ${fmt(timer.getValueAtPercentile(50) / 1000, 2)} µs`,
+);
+const rows: string[] = [];
+for (const sync of MODES) {
+  await run(requests.slice(0, Math.min(100_000, REQUESTS)), sync);
+  const results: RunResult[] = [];
+  for (let i = 0; i < RUNS; i++) results.push(await run(requests, sync));
+  const m = (pick: (r: RunResult) => number): number => median(results.map(pick));
+  rows.push(
+    `| ${sync.padEnd(6)} | ${fmt(
+      m((r) => r.ordersPerSecond),
+      0,
+    ).padStart(9)} | ${fmt(
+      m((r) => r.ordersPerCpuSecond),
+      0,
+    )} | ${fmt(
+      m((r) => r.process.p50),
+      2,
+    )} µs | ${fmt(
+      m((r) => r.process.p99),
+      2,
+    )} µs | ${fmt(
+      m((r) => r.process.p999),
+      2,
+    )} µs | ${fmt(
+      m((r) => r.ack.p50),
+      0,
+    )} µs | ${fmt(
+      m((r) => r.ack.p99),
+      0,
+    )} µs | ${fmt((100 * m((r) => r.accepted)) / REQUESTS, 1)} % | ${fmt(
+      m((r) => r.commits),
+      0,
+    )} |`,
+  );
+  console.log(
+    `journal sync=${sync}: runs ${results.map((r) => fmt(r.ordersPerSecond, 0)).join(', ')} orders/s`,
+  );
+}
+console.log(
+  `load average during the runs: ${loadavg()
+    .map((l) => fmt(l, 1))
+    .join(', ')}`,
+);
+console.log(
+  '\n| Journal sync | Orders/s | Orders/CPU-s | Process p50 | Process p99 | Process p99.9 | Ack p50 | Ack p99 | Accepted | Commits |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const row of rows) console.log(row);
+
+const restart = await restartTimes(requests);
+console.log(
+  `\nrestart after ${fmt(restart.commands, 0)} journaled commands (snapshot every ${fmt(RESTART_SNAPSHOT_EVERY, 0)}, ` +
+    `the latest at ${fmt(restart.lastSnapshot, 0)}, ${fmt(restart.snapshotBytes / 2 ** 20, 1)} MiB): ` +
+    `${fmt(restart.withSnapshot.wall, 0)} ms (${fmt(restart.withSnapshot.cpu, 0)} ms CPU) from the snapshot and the ${fmt(restart.commands - restart.lastSnapshot, 0)} commands after it, ` +
+    `${fmt(restart.fullReplay.wall, 0)} ms (${fmt(restart.fullReplay.cpu, 0)} ms CPU) replaying the whole journal; same digest both ways`,
+);

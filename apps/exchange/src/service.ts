@@ -1,0 +1,379 @@
+/**
+ * The trading flow in one process, behind the facade the HTTP routes (and later FIX) call:
+ *   1. gateway checks, kill switch, session, risk, self-trade, wallet (OrderManager.check…, pure);
+ *   2. the sequencer stamps the command with the next sequence number and its time;
+ *   3. the journal writes it (group commit: durable at the end of this turn of the event loop);
+ *   4. the order manager applies it: wallet reservation, the engine matches, fills settle;
+ *   5. the executions it produced are journaled in the same batch;
+ *   6. every SNAPSHOT_EVERY commands a snapshot joins the batch;
+ *   7. once the batch is durable, the caller gets its answer and subscribers get the events.
+ * Opening replays: the latest snapshot, then every journaled command after it, through the same
+ * `apply`, so books, orders, wallets and risk counters come back exactly (stateDigest proves it).
+ * If a commit fails, memory is ahead of the journal: the service refuses everything from then on
+ * (EX_JOURNAL_FAILED), and a restart replays what the journal holds.
+ */
+import type { ProblemError } from '@tessera/kit';
+import type { Command, ExchangeEvent, Execution, Order, OrderStatus, Side } from './core/messages.ts';
+import { OrderManager, type ExchangeRules } from './core/order-manager.ts';
+import type { Refusal } from './core/order-checks.ts';
+import {
+  candles,
+  level1,
+  level2,
+  level3,
+  type Candle,
+  type L1,
+  type L2,
+  type L3,
+} from './core/market-data.ts';
+import { restoreState, snapshotState, stateDigest, type StateSnapshot } from './core/state-snapshot.ts';
+import { exchangeError } from './errors.ts';
+import type { Journal } from './ports.ts';
+
+export interface ExchangeServiceOptions {
+  readonly rules: ExchangeRules;
+  readonly journal: Journal;
+  /** The wall clock, milliseconds since the epoch (tests pass their own). */
+  readonly now?: () => number;
+  /** Commands between snapshots. */
+  readonly snapshotEvery?: number;
+}
+
+export interface OrderInput {
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: number;
+  readonly orderType: string;
+  readonly quantity: number;
+}
+
+/** The order as the API shows it (spec/exchange.md): no account. */
+export type OrderView = Omit<Order, 'account'>;
+
+export interface ExecutionView {
+  readonly id: number;
+  readonly orderId: number;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: number;
+  readonly orderType: 'limit';
+  readonly quantity: number;
+  /** When it happened (an addition to the spec's fields). */
+  readonly timestamp: number;
+}
+
+export interface AccountView {
+  readonly account: string;
+  readonly cash: { readonly available: number; readonly reserved: number };
+  readonly shares: Record<string, { readonly available: number; readonly reserved: number }>;
+  readonly killSwitch: boolean;
+}
+
+export interface OrderQuery {
+  readonly status?: OrderStatus;
+  readonly symbol?: string;
+  /** The last id of the previous page. */
+  readonly after?: number;
+  readonly limit?: number;
+}
+
+export interface ExecutionQuery {
+  readonly symbol?: string;
+  readonly orderId?: number;
+  readonly startTime?: number;
+  readonly endTime?: number;
+}
+
+export const orderView = ({ account: _account, ...view }: Order): OrderView => view;
+
+const executionView = (e: Execution): ExecutionView => ({
+  id: e.id,
+  orderId: e.orderId,
+  symbol: e.symbol,
+  side: e.side,
+  price: e.price,
+  orderType: e.orderType,
+  quantity: e.quantity,
+  timestamp: e.at,
+});
+
+const problem = (refusal: Refusal): ProblemError =>
+  exchangeError(refusal.code, refusal.detail, refusal.extra);
+
+export class ExchangeService {
+  readonly #journal: Journal;
+  readonly #now: () => number;
+  readonly #snapshotEvery: number;
+  readonly #listeners = new Set<(events: readonly ExchangeEvent[]) => void>();
+  #manager: OrderManager;
+  #outbox: ExchangeEvent[] = [];
+  #watched: Promise<void> | undefined;
+  #failed: unknown;
+
+  private constructor(options: ExchangeServiceOptions, manager: OrderManager) {
+    this.#journal = options.journal;
+    this.#now = options.now ?? Date.now;
+    this.#snapshotEvery = options.snapshotEvery ?? 1_000_000;
+    this.#manager = manager;
+  }
+
+  /** Rebuilds the state from the journal (latest snapshot + the commands after it). */
+  static open(options: ExchangeServiceOptions): ExchangeService {
+    const stored = options.journal.latestSnapshot();
+    const manager =
+      stored === undefined
+        ? new OrderManager(options.rules)
+        : restoreState(options.rules, JSON.parse(stored.body) as StateSnapshot);
+    // A replay's events went out when the commands first ran: not built again.
+    manager.recordEvents = false;
+    options.journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
+    manager.recordEvents = true;
+    return new ExchangeService(options, manager);
+  }
+
+  /** The sequence number of the last command applied. */
+  get seq(): number {
+    return this.#manager.seq;
+  }
+
+  get failed(): boolean {
+    return this.#failed !== undefined;
+  }
+
+  /**
+   * Steps 1–6 for a new order, synchronously: the order after matching (not yet durable: await
+   * `durable()` before telling anyone). The benchmark times this; `placeOrder` is the whole flow.
+   */
+  submitOrder(account: string, input: OrderInput): Order {
+    const manager = this.#manager;
+    const at = this.#at();
+    const refusal = manager.checkNewOrder({ account, ...input }, at);
+    if (refusal !== undefined) throw problem(refusal);
+    const orderId = manager.nextOrderId;
+    const { symbol, side, price, quantity } = input;
+    this.#sequence({ v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity });
+    return manager.orders.get(orderId)!;
+  }
+
+  /** Resolves when every command so far is durable (and its events are published). */
+  durable(): Promise<void> {
+    return this.#journal.commit();
+  }
+
+  async placeOrder(account: string, input: OrderInput): Promise<OrderView> {
+    const order = this.submitOrder(account, input);
+    await this.durable();
+    return orderView(order);
+  }
+
+  /** Steps 1–6 for a cancel (see submitOrder). */
+  submitCancel(account: string, orderId: number): Order {
+    const refusal = this.#manager.checkCancel(account, orderId);
+    if (refusal !== undefined) throw problem(refusal);
+    this.#sequence({ v: 1, type: 'order.cancel', at: this.#at(), account, orderId });
+    return this.#manager.orders.get(orderId)!;
+  }
+
+  async cancelOrder(account: string, orderId: number): Promise<OrderView> {
+    const order = this.submitCancel(account, orderId);
+    await this.durable();
+    return orderView(order);
+  }
+
+  /** The id of the account's oldest open order, if any. */
+  oldestOpenOrder(account: string): number | undefined {
+    return this.#manager.account(account)?.open.keys().next().value;
+  }
+
+  /** Cancels the caller's open orders (of one symbol, or all); answers the canceled orders. */
+  async cancelAll(account: string, symbol?: string): Promise<OrderView[]> {
+    const events = this.#sequence({
+      v: 1,
+      type: 'orders.cancel-all',
+      at: this.#at(),
+      account,
+      ...(symbol === undefined ? {} : { symbol }),
+    });
+    await this.durable();
+    return this.#canceledIn(events);
+  }
+
+  async setKillSwitch(account: string, on: boolean): Promise<{ killSwitch: boolean; canceled: OrderView[] }> {
+    const events = this.#sequence({ v: 1, type: 'account.kill-switch', at: this.#at(), account, on });
+    await this.durable();
+    return { killSwitch: on, canceled: this.#canceledIn(events) };
+  }
+
+  async deposit(
+    account: string,
+    cash = 0,
+    shares: Readonly<Record<string, number>> = {},
+  ): Promise<AccountView> {
+    const refusal = this.#manager.checkDeposit(account, cash, shares);
+    if (refusal !== undefined) throw problem(refusal);
+    this.#sequence({ v: 1, type: 'account.deposit', at: this.#at(), account, cash, shares });
+    await this.durable();
+    return this.account(account);
+  }
+
+  order(account: string, orderId: number): OrderView {
+    const order = this.#manager.orders.get(orderId);
+    if (order === undefined || order.account !== account) {
+      throw exchangeError('EX_ORDER_NOT_FOUND', `you have no order ${orderId}`);
+    }
+    return orderView(order);
+  }
+
+  /** The caller's orders, oldest first, a page at a time (`next_cursor` is the `after` of the next page). */
+  orders(account: string, query: OrderQuery = {}): { data: OrderView[]; next_cursor: number | null } {
+    const ids = this.#manager.account(account)?.orders ?? [];
+    const limit = query.limit ?? 100;
+    const data: OrderView[] = [];
+    let i = query.after === undefined ? 0 : firstAbove(ids, query.after);
+    for (; i < ids.length && data.length < limit; i++) {
+      const order = this.#manager.orders.get(ids[i]!)!;
+      if (query.status !== undefined && order.status !== query.status) continue;
+      if (query.symbol !== undefined && order.symbol !== query.symbol) continue;
+      data.push(orderView(order));
+    }
+    return { data, next_cursor: i < ids.length && data.length === limit ? data[data.length - 1]!.id : null };
+  }
+
+  executions(account: string, query: ExecutionQuery = {}): { executions: ExecutionView[] } {
+    const all = this.#manager.account(account)?.executions ?? [];
+    const executions = all
+      .filter(
+        (e) =>
+          (query.symbol === undefined || e.symbol === query.symbol) &&
+          (query.orderId === undefined || e.orderId === query.orderId) &&
+          (query.startTime === undefined || e.at >= query.startTime) &&
+          (query.endTime === undefined || e.at < query.endTime),
+      )
+      .map(executionView);
+    return { executions };
+  }
+
+  account(account: string): AccountView {
+    const state = this.#manager.account(account);
+    const shares: AccountView['shares'] = {};
+    for (const [symbol, p] of state?.balances.positions ?? []) {
+      shares[symbol] = { available: p.shares, reserved: p.sharesReserved };
+    }
+    return {
+      account,
+      cash: { available: state?.balances.cash ?? 0, reserved: state?.balances.cashReserved ?? 0 },
+      shares,
+      killSwitch: state?.killed ?? false,
+    };
+  }
+
+  symbols(): string[] {
+    return [...this.#manager.engines.keys()];
+  }
+
+  l1(symbol: string): L1 {
+    return level1(this.#engine(symbol).book);
+  }
+
+  l2(symbol: string, depth: number): L2 {
+    return level2(this.#engine(symbol).book, depth);
+  }
+
+  l3(symbol: string, depth: number): L3 {
+    return level3(this.#engine(symbol).book, depth);
+  }
+
+  candles(symbol: string, resolution: number, startTime: number, endTime: number): { candles: Candle[] } {
+    this.#engine(symbol);
+    return { candles: candles(this.#manager.tapes.get(symbol)!, resolution, startTime, endTime) };
+  }
+
+  /** Events of durable commands, in sequence order, a batch per group commit. */
+  subscribe(listener: (events: readonly ExchangeEvent[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** sha256 of the whole state (books, orders, wallets, risk counters, tapes). */
+  digest(): string {
+    return stateDigest(this.#manager);
+  }
+
+  async close(): Promise<void> {
+    await this.#journal.close();
+  }
+
+  #engine(symbol: string) {
+    const engine = this.#manager.engines.get(symbol);
+    if (engine === undefined) throw exchangeError('EX_UNKNOWN_SYMBOL', `no symbol ${symbol} is traded here`);
+    return engine;
+  }
+
+  /** The command's time: the clock, but never before the last command (a clock may step back). */
+  #at(): number {
+    return Math.max(this.#now(), this.#manager.lastAt);
+  }
+
+  /** Steps 2–6: sequence, journal, apply, journal the executions, maybe snapshot. */
+  #sequence(command: Command): ExchangeEvent[] {
+    if (this.#failed !== undefined) {
+      throw exchangeError(
+        'EX_JOURNAL_FAILED',
+        'the journal failed; the exchange takes no commands until restarted',
+      );
+    }
+    const manager = this.#manager;
+    const seq = manager.seq + 1;
+    this.#journal.append(seq, command);
+    const { events, refusal } = manager.apply(seq, command);
+    for (const event of events)
+      if (event.type === 'execution') this.#journal.appendExecution(event.execution);
+    if (seq % this.#snapshotEvery === 0) {
+      this.#journal.saveSnapshot({ seq, body: JSON.stringify(snapshotState(manager)) });
+    }
+    this.#publish(events);
+    if (refusal !== undefined) throw problem(refusal);
+    return events;
+  }
+
+  /** Holds the events until their batch is durable; watches each batch's commit once. */
+  #publish(events: ExchangeEvent[]): void {
+    const commit = this.#journal.commit();
+    if (commit !== this.#watched) {
+      this.#watched = commit;
+      commit.then(
+        () => this.#deliver(),
+        (error: unknown) => {
+          this.#failed = error;
+          this.#outbox = [];
+        },
+      );
+    }
+    // Nobody to tell: the events are not kept.
+    if (this.#listeners.size > 0) for (const event of events) this.#outbox.push(event);
+  }
+
+  #deliver(): void {
+    const events = this.#outbox;
+    this.#outbox = [];
+    if (events.length > 0) for (const listener of this.#listeners) listener(events);
+  }
+
+  #canceledIn(events: readonly ExchangeEvent[]): OrderView[] {
+    const views: OrderView[] = [];
+    for (const e of events)
+      if (e.type === 'order.canceled') views.push(orderView(this.#manager.orders.get(e.orderId)!));
+    return views;
+  }
+}
+
+function firstAbove(ids: readonly number[], after: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ids[mid]! <= after) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
