@@ -57,7 +57,7 @@ t.teardown(async () => {
 const logger = createLogger({ level: 'silent', name: 'test' });
 const NOW = Date.UTC(2026, 10, 15);
 const serviceOver = (ports: Awaited<ReturnType<typeof openDistributedAdapters>>) =>
-  new LeaderboardService({ ports, now: () => NOW, periodOf: periodClock('UTC') });
+  new LeaderboardService({ ports, now: () => NOW, periodOf: periodClock('UTC'), cacheTopList: false });
 
 t.test('two processes over the same servers: a win through one is read through the other', async (t) => {
   const one = await openDistributedAdapters(config, logger);
