@@ -25,7 +25,9 @@ build: $(STAMP)
 	tsc -b
 
 run: build
-	node apps/tessera/bin/tessera.js serve
+	@# The exchange keeps its 09:30-16:00 New York session unless told otherwise; a newcomer trying it
+	@# at any hour gets an open market (the banner says so).
+	EXCHANGE_HOURS="$${EXCHANGE_HOURS:-always}" node apps/tessera/bin/tessera.js serve
 
 lint: $(STAMP)
 	@echo "==> lint (eslint, prettier)"

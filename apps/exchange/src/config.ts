@@ -93,6 +93,16 @@ export const exchangeSettings = {
     description:
       'full: every group commit is fsynced (survives power loss); normal: survives a process crash',
   }),
+  EXCHANGE_TRADE_LIMIT_PER_MINUTE: setting.int({
+    default: 60_000,
+    min: 1,
+    description: 'trading requests (orders, cancels, account reads) per minute per account',
+  }),
+  EXCHANGE_READ_LIMIT_PER_MINUTE: setting.int({
+    default: 120_000,
+    min: 1,
+    description: 'market data requests per minute per caller',
+  }),
   FIX_PORT: setting.int({ default: 9878, min: 0, max: 65535, description: 'FIX 4.4 acceptor port' }),
 };
 

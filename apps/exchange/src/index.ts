@@ -110,3 +110,4 @@ export {
 export { exchangeRoutes, type ExchangeRoutesOptions } from './http/routes.ts';
 export type { Journal, StoredSnapshot } from './ports.ts';
 export { SqliteJournal } from './adapters/embedded/sqlite-journal.ts';
+export { exchange, exchangeDescriptor, type ExchangeInstance } from './descriptor.ts';

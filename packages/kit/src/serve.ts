@@ -125,7 +125,7 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
   const started: StartedService[] = [];
   // The app closes after it stopped taking requests: then the roles stop and the stores flush.
   app.addHook('onClose', async () => {
-    for (const service of started.reverse()) await service.close();
+    for (const service of [...started].reverse()) await service.close();
   });
   let closing: Promise<void> | undefined;
   let uninstall = () => {};
@@ -166,7 +166,7 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
   }
   const url = urlOf(app, tls !== undefined);
   logger.info({ url }, `${opts.name} listening`);
-  const banner = opts.banner?.(url, { platform, secret }) ?? [];
+  const banner = [...(opts.banner?.(url, { platform, secret }) ?? []), ...started.flatMap((s) => s.banner)];
   // A person at a terminal reads a banner; a cluster's collector reads JSON lines.
   if (isInteractive && platform.LOG_FORMAT !== 'json') printBanner(banner);
   else for (const line of banner) logger.info(line);

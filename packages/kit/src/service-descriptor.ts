@@ -66,6 +66,8 @@ export interface ServiceDescriptor<S extends SettingsTable, Instance extends Ope
   readiness?(instance: Instance): Readonly<Record<string, ReadinessCheck>>;
   /** Registers the service's own metrics on the app's registry. */
   metrics?(instance: Instance, registry: Registry): void;
+  /** Lines for the start banner (what a newcomer should know: ports, modes, sample data). */
+  banner?(config: ConfigOf<S>): readonly string[];
 }
 
 /** A service ready to be run, its types closed over: what runners loop over. */
@@ -88,6 +90,8 @@ export interface ConfiguredService {
 /** A running service in a process, to be attached to its HTTP app. */
 export interface StartedService {
   readonly name: string;
+  /** The service's lines for the start banner. */
+  readonly banner: readonly string[];
   /** Adds the routes (when a role of this process serves the API), readiness checks and metrics. */
   attach(app: FastifyInstance): Promise<void>;
   /** Stops the roles, then closes the stores. */
@@ -137,6 +141,7 @@ async function startService<S extends SettingsTable, Instance extends OpenedServ
   const servesApi = context.roles.some((role) => descriptor.roles[role]?.servesApi === true);
   return {
     name: descriptor.name,
+    banner: descriptor.banner?.(config) ?? [],
     async attach(app) {
       if (servesApi) await app.register(descriptor.routes, { config, instance });
       for (const [name, check] of Object.entries(descriptor.readiness?.(instance) ?? {})) {
