@@ -93,3 +93,10 @@ export async function startTestMail(
   t.teardown(close);
   return Object.assign(Object.create(null) as object, mail, { dataDir, clock, close }) as TestMail;
 }
+
+/** DNS that always fails temporarily: remote mail stays queued (no bounce within the give-up age). */
+export const servfail: MailResolver = {
+  resolveMx: () => Promise.reject(dnsError('ESERVFAIL')),
+  resolve4: () => Promise.reject(dnsError('ESERVFAIL')),
+  resolve6: () => Promise.reject(dnsError('ESERVFAIL')),
+};
