@@ -10,17 +10,31 @@ t.test('defaults: tessera.local, SMTP on 2525, 25 MB attachments', async (t) => 
 });
 
 t.test('several domains, lower-cased, the first primary', async (t) => {
-  t.same(readMailConfig({ MAIL_DOMAIN: 'Mail.Example.org,tessera.local' }).domains, ['mail.example.org', 'tessera.local']);
+  t.same(readMailConfig({ MAIL_DOMAIN: 'Mail.Example.org,tessera.local' }).domains, [
+    'mail.example.org',
+    'tessera.local',
+  ]);
 });
 
 t.test('every bad variable is reported at once', async (t) => {
   let message = '';
   try {
-    readMailConfig({ MAIL_DOMAIN: 'a b', SMTP_PORT: '70000', SPAMD_URL: 'http://x', MAIL_DNS_SERVER: 'dns.example' });
+    readMailConfig({
+      MAIL_DOMAIN: 'a b',
+      SMTP_PORT: '70000',
+      SPAMD_URL: 'http://x',
+      MAIL_DNS_SERVER: 'dns.example',
+    });
   } catch (error) {
     message = (error as Error).message;
   }
   for (const name of ['MAIL_DOMAIN', 'SMTP_PORT', 'SPAMD_URL', 'MAIL_DNS_SERVER']) t.match(message, name);
-  t.throws(() => readMailConfig({ SMTP_TLS_CERT_FILE: '/c.pem' }), /SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE/);
-  t.throws(() => readMailConfig({ MAIL_RETRY_BASE_MS: '10', MAIL_RETRY_MAX_MS: '5' }), /MAIL_RETRY_MAX_MS must be >=/);
+  t.throws(
+    () => readMailConfig({ SMTP_TLS_CERT_FILE: '/c.pem' }),
+    /SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE/,
+  );
+  t.throws(
+    () => readMailConfig({ MAIL_RETRY_BASE_MS: '10', MAIL_RETRY_MAX_MS: '5' }),
+    /MAIL_RETRY_MAX_MS must be >=/,
+  );
 });

@@ -45,15 +45,15 @@ function toBuffer(content: ArrayBuffer | Uint8Array | string): Buffer {
 
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const email = await PostalMime.parse(raw);
-  const from = flatten(email.from === undefined ? [] : [email.from as PostalAddress])[0] ?? {
+  const from = flatten(email.from === undefined ? [] : [email.from])[0] ?? {
     name: '',
     email: '',
   };
   const date = email.date === undefined ? NaN : Date.parse(email.date);
   return {
     from,
-    to: flatten(email.to as PostalAddress[] | undefined),
-    cc: flatten(email.cc as PostalAddress[] | undefined),
+    to: flatten(email.to),
+    cc: flatten(email.cc),
     subject: email.subject ?? '',
     text: email.text ?? '',
     ...(email.html === undefined ? {} : { html: email.html }),

@@ -7,7 +7,10 @@ t.test('local domains are accepted for their users, any other domain is relaying
   t.same(classifyRecipient('alice@tessera.local', domains), { kind: 'local', userId: 'alice' });
   t.same(classifyRecipient('bob@EXAMPLE.org', domains), { kind: 'local', userId: 'bob' });
   t.same(classifyRecipient('victim@gmail.test', domains), { kind: 'reject', reply: REPLY.relayDenied });
-  t.same(classifyRecipient('x@tessera.local.evil.test', domains), { kind: 'reject', reply: REPLY.relayDenied });
+  t.same(classifyRecipient('x@tessera.local.evil.test', domains), {
+    kind: 'reject',
+    reply: REPLY.relayDenied,
+  });
   t.same(classifyRecipient('not-an-address', domains), { kind: 'reject', reply: REPLY.badAddress });
 });
 

@@ -1,11 +1,30 @@
 import t from 'tap';
-import { domainOf, isLocalDomain, isValidDisplayName, isValidEmail, isValidUserId, normalizeEmail } from '../../src/core/address.ts';
+import {
+  domainOf,
+  isLocalDomain,
+  isValidDisplayName,
+  isValidEmail,
+  isValidUserId,
+  normalizeEmail,
+} from '../../src/core/address.ts';
 
 t.test('valid and invalid addresses', async (t) => {
   for (const ok of ['a@b.co', 'first.last+tag@mail.example.org', "o'brien@x.io", `${'a'.repeat(64)}@x.io`]) {
     t.ok(isValidEmail(ok), ok);
   }
-  for (const bad of ['', 'plain', '@x.io', 'a@', 'a@localhost', 'a..b@x.io', '.a@x.io', 'a b@x.io', 'a@-x.io', `${'a'.repeat(65)}@x.io`, 'a@x.io\r\nBcc: b@y.io']) {
+  for (const bad of [
+    '',
+    'plain',
+    '@x.io',
+    'a@',
+    'a@localhost',
+    'a..b@x.io',
+    '.a@x.io',
+    'a b@x.io',
+    'a@-x.io',
+    `${'a'.repeat(65)}@x.io`,
+    'a@x.io\r\nBcc: b@y.io',
+  ]) {
     t.notOk(isValidEmail(bad), JSON.stringify(bad));
   }
 });

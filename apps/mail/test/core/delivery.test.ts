@@ -23,7 +23,10 @@ t.test('no MX: the domain is its own MX (RFC 5321 §5.1); no domain: permanent',
 });
 
 t.test('a null MX (RFC 7505) is a permanent failure; a DNS error a temporary one', async (t) => {
-  t.match(routeFor('x.io', { kind: 'records', records: [{ exchange: '.', priority: 0 }] }), { kind: 'permanent', status: '5.1.10' });
+  t.match(routeFor('x.io', { kind: 'records', records: [{ exchange: '.', priority: 0 }] }), {
+    kind: 'permanent',
+    status: '5.1.10',
+  });
   t.match(routeFor('x.io', { kind: 'error', reason: 'ESERVFAIL' }), { kind: 'temporary' });
 });
 
@@ -42,5 +45,9 @@ t.test('back-off doubles up to the cap, then gives up past the age limit', async
   t.same(delays, [1000, 2000, 4000, 8000, 8000, 8000]);
   t.same(nextAttempt(3, 0, 56_000, policy), { kind: 'retry', at: 60_000 }, 'due exactly at the age limit');
   t.same(nextAttempt(3, 0, 56_001, policy), { kind: 'give-up' });
-  t.same(nextAttempt(10_000, 0, 0, policy), { kind: 'retry', at: 8000 }, 'no overflow for huge attempt counts');
+  t.same(
+    nextAttempt(10_000, 0, 0, policy),
+    { kind: 'retry', at: 8000 },
+    'no overflow for huge attempt counts',
+  );
 });

@@ -21,7 +21,14 @@ t.test('a bounce is an RFC 3464 report from MAILER-DAEMON, threaded under the or
     inReplyTo: 'm1@tessera.local',
   });
   t.match(bounce.deliveryStatus, /^Reporting-MTA: dns; tessera\.local\r\n/);
-  t.match(bounce.deliveryStatus, /\r\n\r\nFinal-Recipient: rfc822; gone@remote\.test\r\nAction: failed\r\nStatus: 5\.1\.1\r\nRemote-MTA: dns; mx\.remote\.test\r\n/);
-  t.match(bounce.deliveryStatus, /Diagnostic-Code: smtp; 550 5\.1\.1 User unknown \r\n/, 'no line break from the remote reply');
+  t.match(
+    bounce.deliveryStatus,
+    /\r\n\r\nFinal-Recipient: rfc822; gone@remote\.test\r\nAction: failed\r\nStatus: 5\.1\.1\r\nRemote-MTA: dns; mx\.remote\.test\r\n/,
+  );
+  t.match(
+    bounce.deliveryStatus,
+    /Diagnostic-Code: smtp; 550 5\.1\.1 User unknown \r\n/,
+    'no line break from the remote reply',
+  );
   t.match(bounce.text, /gone@remote\.test/);
 });

@@ -5,7 +5,11 @@ const a = (email: string) => ({ name: '', email });
 
 t.test('the envelope has every recipient once, split by local and remote domains', async (t) => {
   const envelope = envelopeOf(
-    { to: [a('bob@tessera.local'), a('x@remote.test')], cc: [a('X@Remote.TEST')], bcc: [a('carol@remote.test'), a('bob@tessera.local')] },
+    {
+      to: [a('bob@tessera.local'), a('x@remote.test')],
+      cc: [a('X@Remote.TEST')],
+      bcc: [a('carol@remote.test'), a('bob@tessera.local')],
+    },
     ['tessera.local'],
   );
   t.same(envelope, { local: ['bob@tessera.local'], remote: ['x@remote.test', 'carol@remote.test'] });

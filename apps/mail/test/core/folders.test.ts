@@ -1,5 +1,10 @@
 import t from 'tap';
-import { assertMutableFolder, defaultFolders, isVirtualFolder, validateFolderName } from '../../src/core/folders.ts';
+import {
+  assertMutableFolder,
+  defaultFolders,
+  isVirtualFolder,
+  validateFolderName,
+} from '../../src/core/folders.ts';
 
 t.test('a mailbox starts with Inbox and the RFC 6154 special-use folders', async (t) => {
   const folders = defaultFolders('alice');

@@ -28,10 +28,18 @@ t.test('a valid draft passes; a Bcc-only draft has a recipient', async (t) => {
 });
 
 t.test('each rule names its field', async (t) => {
-  const att = (size: number, filename = 'a.bin') => ({ filename, contentType: 'application/octet-stream', content: Buffer.alloc(size) });
+  const att = (size: number, filename = 'a.bin') => ({
+    filename,
+    contentType: 'application/octet-stream',
+    content: Buffer.alloc(size),
+  });
   const cases: [Partial<Draft>, string, string][] = [
     [{ to: [] }, 'MAIL_NO_RECIPIENT', 'to'],
-    [{ to: Array.from({ length: 4 }, (_, i) => ({ name: '', email: `u${i}@x.io` })) }, 'MAIL_TOO_MANY_RECIPIENTS', 'to'],
+    [
+      { to: Array.from({ length: 4 }, (_, i) => ({ name: '', email: `u${i}@x.io` })) },
+      'MAIL_TOO_MANY_RECIPIENTS',
+      'to',
+    ],
     [{ cc: [{ name: '', email: 'nope' }] }, 'MAIL_INVALID_ADDRESS', 'cc[0].email'],
     [{ bcc: [{ name: 'a\nb', email: 'c@x.io' }] }, 'MAIL_INVALID_ADDRESS', 'bcc[0].name'],
     [{ subject: 'x'.repeat(999) }, 'MAIL_MESSAGE_TOO_LARGE', 'subject'],

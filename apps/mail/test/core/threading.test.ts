@@ -9,7 +9,11 @@ t.test('message ids are read from headers without brackets', async (t) => {
 });
 
 t.test('keys: the message, its parent, then older ancestors', async (t) => {
-  t.same(threadKeys({ messageId: '<m3@x>', inReplyTo: 'm2@x', references: ['m1@x', 'm2@x'] }), ['m3@x', 'm2@x', 'm1@x']);
+  t.same(threadKeys({ messageId: '<m3@x>', inReplyTo: 'm2@x', references: ['m1@x', 'm2@x'] }), [
+    'm3@x',
+    'm2@x',
+    'm1@x',
+  ]);
 });
 
 t.test('a reply joins its parent thread whatever its subject (subjects are not even an input)', async (t) => {

@@ -21,7 +21,10 @@ function dnsError(code: string): Error {
 }
 
 /** DNS answers from tables: unknown names are NXDOMAIN, known names without a record NODATA. */
-export function stubResolver(zone: { mx?: Record<string, MxRecord[]>; a?: Record<string, string[]> }): MailResolver {
+export function stubResolver(zone: {
+  mx?: Record<string, MxRecord[]>;
+  a?: Record<string, string[]>;
+}): MailResolver {
   const known = new Set([...Object.keys(zone.mx ?? {}), ...Object.keys(zone.a ?? {})]);
   const answer = async <T>(table: Record<string, T[]> | undefined, name: string): Promise<T[]> => {
     const records = table?.[name];
@@ -91,7 +94,7 @@ export async function startTestMail(
     await ports.close();
   };
   t.teardown(close);
-  return Object.assign(Object.create(null) as object, mail, { dataDir, clock, close }) as TestMail;
+  return { ...mail, dataDir, clock, close };
 }
 
 /** DNS that always fails temporarily: remote mail stays queued (no bounce within the give-up age). */

@@ -18,7 +18,8 @@ export interface SmtpSink {
 
 /** `reply(address, attempt)` returns an SMTP error reply for the recipient, or undefined to accept. */
 export async function startSmtpSink(
-  reply: (address: string, attempt: number) => { code: number; message: string } | undefined = () => undefined,
+  reply: (address: string, attempt: number) => { code: number; message: string } | undefined = () =>
+    undefined,
 ): Promise<SmtpSink> {
   const deliveries: SinkDelivery[] = [];
   const rcptAttempts: string[] = [];

@@ -62,7 +62,11 @@ t.test('outbound mail reaches the MX once per recipient, DKIM-signed, with no Bc
 t.test('a domain without MX is reached through its A record (implicit MX)', async (t) => {
   const mx = await sink(t);
   const mail = await startTestMail(t, { env: { SMTP_REMOTE_PORT: String(mx.port) }, resolver: remote });
-  await mail.service.send('alice', { to: [{ name: '', email: 'dave@implicit.test' }], subject: 's', body: 'b' });
+  await mail.service.send('alice', {
+    to: [{ name: '', email: 'dave@implicit.test' }],
+    subject: 's',
+    body: 'b',
+  });
   await mail.settle();
   t.same(
     mx.deliveries.map((d) => d.recipients),
@@ -72,10 +76,16 @@ t.test('a domain without MX is reached through its A record (implicit MX)', asyn
 
 t.test('a 4xx is retried with exponential back-off, then delivered once', async (t) => {
   const mx = await sink(t, (address, attempt) =>
-    address === 'slow@remote.test' && attempt <= 2 ? { code: 451, message: '4.3.2 Try again later' } : undefined,
+    address === 'slow@remote.test' && attempt <= 2
+      ? { code: 451, message: '4.3.2 Try again later' }
+      : undefined,
   );
   const mail = await startTestMail(t, { env: { SMTP_REMOTE_PORT: String(mx.port) }, resolver: remote });
-  await mail.service.send('alice', { to: [{ name: '', email: 'slow@remote.test' }], subject: 's', body: 'b' });
+  await mail.service.send('alice', {
+    to: [{ name: '', email: 'slow@remote.test' }],
+    subject: 's',
+    body: 'b',
+  });
 
   await mail.settle();
   t.equal(mx.rcptAttempts.length, 1);
@@ -128,7 +138,11 @@ t.test('a 5xx becomes a bounce (DSN) in the sender Inbox, in the thread of the s
 t.test('temporary failures past the give-up age become a bounce', async (t) => {
   const mx = await sink(t, () => ({ code: 421, message: '4.7.0 Busy' }));
   const mail = await startTestMail(t, { env: { SMTP_REMOTE_PORT: String(mx.port) }, resolver: remote });
-  await mail.service.send('alice', { to: [{ name: '', email: 'busy@remote.test' }], subject: 'Late', body: 'b' });
+  await mail.service.send('alice', {
+    to: [{ name: '', email: 'busy@remote.test' }],
+    subject: 'Late',
+    body: 'b',
+  });
   for (let i = 0; i < 20; i++) {
     await mail.settle();
     mail.clock.advance(8000);
@@ -153,7 +167,9 @@ t.test('an unknown domain bounces at once; a null MX too', async (t) => {
     body: 'b',
   });
   await mail.settle();
-  const bodies = (await mail.service.listMessages('alice', 'inbox', { limit: 10 })).messages.map((m) => m.body).join('\n');
+  const bodies = (await mail.service.listMessages('alice', 'inbox', { limit: 10 })).messages
+    .map((m) => m.body)
+    .join('\n');
   t.match(bodies, /nowhere\.test does not exist/);
   t.match(bodies, /null MX/);
 });
@@ -196,5 +212,9 @@ t.test('after a crash and restart, no recipient is sent the message twice', asyn
   t.equal(mx.deliveries.length, 2, 'the job leased by the dead process waits for its lease');
   clock.advance(30_000);
   await second.settle();
-  t.same(mx.deliveries.map((d) => d.recipients[0]).sort(), ['one@remote.test', 'three@remote.test', 'two@remote.test']);
+  t.same(mx.deliveries.map((d) => d.recipients[0]).sort(), [
+    'one@remote.test',
+    'three@remote.test',
+    'two@remote.test',
+  ]);
 });

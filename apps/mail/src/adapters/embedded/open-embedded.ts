@@ -33,8 +33,9 @@ export function openEmbeddedMail(options: EmbeddedMailOptions): MailPorts {
     blobs: new FileBlobStore(join(dir, 'blobs')),
     search: new SqliteSearchIndex(searchDb),
     push: new SqlitePush(pushDb, { now: options.now }),
-    async close() {
+    close() {
       for (const db of [queueDb, metadataDb, searchDb, pushDb]) if (db.isOpen) db.close();
+      return Promise.resolve();
     },
   };
 }

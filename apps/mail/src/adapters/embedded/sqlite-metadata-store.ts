@@ -7,6 +7,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import { FOLDER, defaultFolders, isVirtualFolder, type Folder } from '../../core/folders.ts';
 import type { AttachmentMeta, MessagePage, MessagePatch, MetadataStore, StoredMessage } from '../../ports.ts';
+import { settle } from './settle.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -129,150 +130,176 @@ export class SqliteMetadataStore implements MetadataStore {
     return stmt;
   }
 
-  async ensureUser(userId: string): Promise<boolean> {
-    return transaction(this.#db, () => {
-      const created = this.#stmt('insertUser').run(userId, this.#now()).changes > 0;
-      if (created) {
-        for (const f of defaultFolders(userId))
-          this.#stmt('insertFolder').run(userId, f.id, f.name, f.special_use ?? null);
-      }
-      return created;
+  ensureUser(userId: string): Promise<boolean> {
+    return settle(() => {
+      return transaction(this.#db, () => {
+        const created = this.#stmt('insertUser').run(userId, this.#now()).changes > 0;
+        if (created) {
+          for (const f of defaultFolders(userId))
+            this.#stmt('insertFolder').run(userId, f.id, f.name, f.special_use ?? null);
+        }
+        return created;
+      });
     });
   }
 
-  async hasUser(userId: string): Promise<boolean> {
-    return this.#stmt('hasUser').get(userId) !== undefined;
-  }
-
-  async folders(userId: string): Promise<Folder[]> {
-    const rows = this.#stmt('folders').all(userId) as unknown as FolderRow[];
-    return rows.map((row) => toFolder(userId, row));
-  }
-
-  async folder(userId: string, folderId: string): Promise<Folder | undefined> {
-    const row = this.#stmt('folder').get(userId, folderId) as FolderRow | undefined;
-    return row === undefined ? undefined : toFolder(userId, row);
-  }
-
-  async createFolder(folder: Folder): Promise<void> {
-    this.#stmt('insertFolder').run(folder.user_id, folder.id, folder.name, folder.special_use ?? null);
-  }
-
-  async renameFolder(userId: string, folderId: string, name: string): Promise<void> {
-    this.#stmt('renameFolder').run(name, userId, folderId);
-  }
-
-  async deleteFolder(userId: string, folderId: string): Promise<void> {
-    transaction(this.#db, () => {
-      this.#stmt('moveFolderToTrash').run(userId, folderId);
-      this.#stmt('deleteFolder').run(userId, folderId);
+  hasUser(userId: string): Promise<boolean> {
+    return settle(() => {
+      return this.#stmt('hasUser').get(userId) !== undefined;
     });
   }
 
-  async insertMessage(m: StoredMessage): Promise<boolean> {
-    const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
-    return transaction(this.#db, () => {
-      const inserted =
-        this.#stmt('insertMessage').run(
-          user_id,
-          email_id,
-          folder_id,
-          thread_id,
-          is_read ? 1 : 0,
-          received_at,
-          JSON.stringify(doc),
-        ).changes > 0;
-      if (inserted) {
-        attachments.forEach((a, i) =>
-          this.#stmt('insertAttachment').run(
+  folders(userId: string): Promise<Folder[]> {
+    return settle(() => {
+      const rows = this.#stmt('folders').all(userId) as unknown as FolderRow[];
+      return rows.map((row) => toFolder(userId, row));
+    });
+  }
+
+  folder(userId: string, folderId: string): Promise<Folder | undefined> {
+    return settle(() => {
+      const row = this.#stmt('folder').get(userId, folderId) as FolderRow | undefined;
+      return row === undefined ? undefined : toFolder(userId, row);
+    });
+  }
+
+  createFolder(folder: Folder): Promise<void> {
+    return settle(() => {
+      this.#stmt('insertFolder').run(folder.user_id, folder.id, folder.name, folder.special_use ?? null);
+    });
+  }
+
+  renameFolder(userId: string, folderId: string, name: string): Promise<void> {
+    return settle(() => {
+      this.#stmt('renameFolder').run(name, userId, folderId);
+    });
+  }
+
+  deleteFolder(userId: string, folderId: string): Promise<void> {
+    return settle(() => {
+      transaction(this.#db, () => {
+        this.#stmt('moveFolderToTrash').run(userId, folderId);
+        this.#stmt('deleteFolder').run(userId, folderId);
+      });
+    });
+  }
+
+  insertMessage(m: StoredMessage): Promise<boolean> {
+    return settle(() => {
+      const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
+      return transaction(this.#db, () => {
+        const inserted =
+          this.#stmt('insertMessage').run(
             user_id,
             email_id,
-            i,
-            a.filename,
-            a.content_type,
-            a.size,
-            a.blob_key,
-          ),
-        );
-      }
-      return inserted;
+            folder_id,
+            thread_id,
+            is_read ? 1 : 0,
+            received_at,
+            JSON.stringify(doc),
+          ).changes > 0;
+        if (inserted) {
+          attachments.forEach((a, i) =>
+            this.#stmt('insertAttachment').run(
+              user_id,
+              email_id,
+              i,
+              a.filename,
+              a.content_type,
+              a.size,
+              a.blob_key,
+            ),
+          );
+        }
+        return inserted;
+      });
     });
   }
 
-  async message(userId: string, emailId: string): Promise<StoredMessage | undefined> {
-    const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
-    return row === undefined ? undefined : this.#toMessage(row);
+  message(userId: string, emailId: string): Promise<StoredMessage | undefined> {
+    return settle(() => {
+      const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
+      return row === undefined ? undefined : this.#toMessage(row);
+    });
   }
 
-  async listMessages(
+  listMessages(
     userId: string,
     folderId: string,
     options: { limit: number; before?: string; isRead?: boolean },
   ): Promise<MessagePage> {
-    const before = options.before ?? MAX_ID;
-    // One more row than asked tells whether there is a next page.
-    const n = options.limit + 1;
-    const virtual = isVirtualFolder(folderId);
-    const rows = (options.isRead === undefined
-      ? virtual
-        ? this.#stmt('listAll').all(userId, before, n)
-        : this.#stmt('listFolder').all(userId, folderId, before, n)
-      : virtual
-        ? this.#stmt('listAllRead').all(userId, options.isRead ? 1 : 0, before, n)
-        : this.#stmt('listFolderRead').all(
-            userId,
-            folderId,
-            options.isRead ? 1 : 0,
-            before,
-            n,
-          )) as unknown as MessageRow[];
-    const page = rows.slice(0, options.limit).map((row) => this.#toMessage(row));
-    const last = page.at(-1);
-    return rows.length > options.limit && last !== undefined
-      ? { messages: page, next: last.email_id }
-      : { messages: page };
-  }
-
-  async updateMessage(
-    userId: string,
-    emailId: string,
-    patch: MessagePatch,
-  ): Promise<StoredMessage | undefined> {
-    return transaction(this.#db, () => {
-      const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
-      if (row === undefined) return undefined;
-      const isRead = patch.is_read === undefined ? row.is_read : patch.is_read ? 1 : 0;
-      const folderId = patch.folder_id ?? row.folder_id;
-      this.#stmt('update').run(isRead, folderId, userId, emailId);
-      return this.#toMessage({ ...row, is_read: isRead, folder_id: folderId });
+    return settle(() => {
+      const before = options.before ?? MAX_ID;
+      // One more row than asked tells whether there is a next page.
+      const n = options.limit + 1;
+      const virtual = isVirtualFolder(folderId);
+      const rows = (options.isRead === undefined
+        ? virtual
+          ? this.#stmt('listAll').all(userId, before, n)
+          : this.#stmt('listFolder').all(userId, folderId, before, n)
+        : virtual
+          ? this.#stmt('listAllRead').all(userId, options.isRead ? 1 : 0, before, n)
+          : this.#stmt('listFolderRead').all(
+              userId,
+              folderId,
+              options.isRead ? 1 : 0,
+              before,
+              n,
+            )) as unknown as MessageRow[];
+      const page = rows.slice(0, options.limit).map((row) => this.#toMessage(row));
+      const last = page.at(-1);
+      return rows.length > options.limit && last !== undefined
+        ? { messages: page, next: last.email_id }
+        : { messages: page };
     });
   }
 
-  async deleteMessage(userId: string, emailId: string): Promise<boolean> {
-    return transaction(this.#db, () => {
-      this.#stmt('deleteAttachments').run(userId, emailId);
-      return this.#stmt('deleteMessage').run(userId, emailId).changes > 0;
+  updateMessage(userId: string, emailId: string, patch: MessagePatch): Promise<StoredMessage | undefined> {
+    return settle(() => {
+      return transaction(this.#db, () => {
+        const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
+        if (row === undefined) return undefined;
+        const isRead = patch.is_read === undefined ? row.is_read : patch.is_read ? 1 : 0;
+        const folderId = patch.folder_id ?? row.folder_id;
+        this.#stmt('update').run(isRead, folderId, userId, emailId);
+        return this.#toMessage({ ...row, is_read: isRead, folder_id: folderId });
+      });
     });
   }
 
-  async threadsOf(userId: string, messageIds: readonly string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    for (const id of messageIds) {
-      const row = this.#stmt('threadOf').get(userId, id) as { thread_id: string } | undefined;
-      if (row !== undefined) found.set(id, row.thread_id);
-    }
-    return found;
-  }
-
-  async linkThread(userId: string, threadId: string, messageIds: readonly string[]): Promise<void> {
-    transaction(this.#db, () => {
-      for (const id of messageIds) this.#stmt('linkThread').run(userId, id, threadId);
+  deleteMessage(userId: string, emailId: string): Promise<boolean> {
+    return settle(() => {
+      return transaction(this.#db, () => {
+        this.#stmt('deleteAttachments').run(userId, emailId);
+        return this.#stmt('deleteMessage').run(userId, emailId).changes > 0;
+      });
     });
   }
 
-  async thread(userId: string, threadId: string): Promise<StoredMessage[]> {
-    const rows = this.#stmt('thread').all(userId, threadId) as unknown as MessageRow[];
-    return rows.map((row) => this.#toMessage(row));
+  threadsOf(userId: string, messageIds: readonly string[]): Promise<Map<string, string>> {
+    return settle(() => {
+      const found = new Map<string, string>();
+      for (const id of messageIds) {
+        const row = this.#stmt('threadOf').get(userId, id) as { thread_id: string } | undefined;
+        if (row !== undefined) found.set(id, row.thread_id);
+      }
+      return found;
+    });
+  }
+
+  linkThread(userId: string, threadId: string, messageIds: readonly string[]): Promise<void> {
+    return settle(() => {
+      transaction(this.#db, () => {
+        for (const id of messageIds) this.#stmt('linkThread').run(userId, id, threadId);
+      });
+    });
+  }
+
+  thread(userId: string, threadId: string): Promise<StoredMessage[]> {
+    return settle(() => {
+      const rows = this.#stmt('thread').all(userId, threadId) as unknown as MessageRow[];
+      return rows.map((row) => this.#toMessage(row));
+    });
   }
 
   #toMessage(row: MessageRow): StoredMessage {

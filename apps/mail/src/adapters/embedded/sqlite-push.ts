@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PushEvent } from '../../core/events.ts';
 import type { Push, PushRecord } from '../../ports.ts';
+import { settle } from './settle.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS push_events (
@@ -47,12 +48,14 @@ export class SqlitePush implements Push {
     this.#prune = db.prepare('DELETE FROM push_events WHERE at < ?');
   }
 
-  async publish(userId: string, event: PushEvent): Promise<void> {
-    const at = this.#now();
-    const seq = Number(this.#insert.run(userId, at, JSON.stringify(event)).lastInsertRowid);
-    if (++this.#published % PRUNE_EVERY === 0) this.#prune.run(at - this.#retentionMs);
-    const record: PushRecord = { seq, at, event };
-    this.#emitter.emit(userId, record);
+  publish(userId: string, event: PushEvent): Promise<void> {
+    return settle(() => {
+      const at = this.#now();
+      const seq = Number(this.#insert.run(userId, at, JSON.stringify(event)).lastInsertRowid);
+      if (++this.#published % PRUNE_EVERY === 0) this.#prune.run(at - this.#retentionMs);
+      const record: PushRecord = { seq, at, event };
+      this.#emitter.emit(userId, record);
+    });
   }
 
   subscribe(userId: string, listener: (record: PushRecord) => void): () => void {

@@ -8,6 +8,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import type { Topic } from '../../core/events.ts';
 import type { Job, Queue, QueueStats } from '../../ports.ts';
+import { settle } from './settle.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -59,43 +60,48 @@ export class SqliteQueue implements Queue {
     this.#stats = db.prepare('SELECT count(*) AS size, min(enqueued_at) AS oldest FROM jobs WHERE topic = ?');
   }
 
-  async enqueue(
-    topic: Topic,
-    id: string,
-    payload: unknown,
-    options: { notBefore?: number } = {},
-  ): Promise<void> {
-    const now = this.#now();
-    this.#insert.run(topic, id, JSON.stringify(payload), now, options.notBefore ?? now);
-    this.#ready.emit(topic);
-  }
-
-  async claim<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]> {
-    const now = this.#now();
-    return transaction(this.#db, () => {
-      const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
-      for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
-      return rows.map((row) => ({
-        id: row.id,
-        payload: JSON.parse(row.payload) as T,
-        attempts: row.attempts,
-        enqueuedAt: row.enqueued_at,
-      }));
+  enqueue(topic: Topic, id: string, payload: unknown, options: { notBefore?: number } = {}): Promise<void> {
+    return settle(() => {
+      const now = this.#now();
+      this.#insert.run(topic, id, JSON.stringify(payload), now, options.notBefore ?? now);
+      this.#ready.emit(topic);
     });
   }
 
-  async ack(topic: Topic, id: string): Promise<void> {
-    this.#delete.run(topic, id);
+  claim<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]> {
+    return settle(() => {
+      const now = this.#now();
+      return transaction(this.#db, () => {
+        const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
+        for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
+        return rows.map((row) => ({
+          id: row.id,
+          payload: JSON.parse(row.payload) as T,
+          attempts: row.attempts,
+          enqueuedAt: row.enqueued_at,
+        }));
+      });
+    });
   }
 
-  async retry(topic: Topic, id: string, notBefore: number): Promise<void> {
-    this.#retry.run(notBefore, topic, id);
-    this.#ready.emit(topic);
+  ack(topic: Topic, id: string): Promise<void> {
+    return settle(() => {
+      this.#delete.run(topic, id);
+    });
   }
 
-  async stats(topic: Topic): Promise<QueueStats> {
-    const row = this.#stats.get(topic) as { size: number; oldest: number | null };
-    return { size: row.size, oldestAgeMs: row.oldest === null ? 0 : Math.max(0, this.#now() - row.oldest) };
+  retry(topic: Topic, id: string, notBefore: number): Promise<void> {
+    return settle(() => {
+      this.#retry.run(notBefore, topic, id);
+      this.#ready.emit(topic);
+    });
+  }
+
+  stats(topic: Topic): Promise<QueueStats> {
+    return settle(() => {
+      const row = this.#stats.get(topic) as { size: number; oldest: number | null };
+      return { size: row.size, oldestAgeMs: row.oldest === null ? 0 : Math.max(0, this.#now() - row.oldest) };
+    });
   }
 
   onReady(topic: Topic, listener: () => void): () => void {

@@ -9,6 +9,7 @@ import type { Address } from '../../core/address.ts';
 import type { SearchDocument } from '../../core/events.ts';
 import type { SearchQuery } from '../../core/search-query.ts';
 import type { SearchHit, SearchIndex } from '../../ports.ts';
+import { settle } from './settle.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -74,76 +75,82 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#deleteFts = db.prepare('DELETE FROM docs_fts WHERE rowid = ?');
   }
 
-  async upsert(doc: SearchDocument): Promise<void> {
-    transaction(this.#db, () => {
-      const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
-      const flags = [
-        doc.folder_id,
-        doc.is_read ? 1 : 0,
-        doc.has_attachment ? 1 : 0,
-        doc.received_at,
-      ] as const;
-      let id: number;
-      if (existing === undefined) {
-        id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flags).lastInsertRowid);
-      } else {
-        id = existing.id;
-        this.#updateDoc.run(...flags, id);
-        this.#deleteFts.run(id);
-      }
-      this.#insertFts.run(
-        id,
-        ownerToken(doc.user_id),
-        doc.subject,
-        doc.body,
-        addresses([doc.from]),
-        addresses([...doc.to, ...doc.cc]),
-      );
+  upsert(doc: SearchDocument): Promise<void> {
+    return settle(() => {
+      transaction(this.#db, () => {
+        const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
+        const flags = [
+          doc.folder_id,
+          doc.is_read ? 1 : 0,
+          doc.has_attachment ? 1 : 0,
+          doc.received_at,
+        ] as const;
+        let id: number;
+        if (existing === undefined) {
+          id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flags).lastInsertRowid);
+        } else {
+          id = existing.id;
+          this.#updateDoc.run(...flags, id);
+          this.#deleteFts.run(id);
+        }
+        this.#insertFts.run(
+          id,
+          ownerToken(doc.user_id),
+          doc.subject,
+          doc.body,
+          addresses([doc.from]),
+          addresses([...doc.to, ...doc.cc]),
+        );
+      });
     });
   }
 
-  async remove(userId: string, emailId: string): Promise<void> {
-    transaction(this.#db, () => {
-      const existing = this.#idOf.get(userId, emailId) as { id: number } | undefined;
-      if (existing === undefined) return;
-      this.#deleteFts.run(existing.id);
-      this.#deleteDoc.run(existing.id);
+  remove(userId: string, emailId: string): Promise<void> {
+    return settle(() => {
+      transaction(this.#db, () => {
+        const existing = this.#idOf.get(userId, emailId) as { id: number } | undefined;
+        if (existing === undefined) return;
+        this.#deleteFts.run(existing.id);
+        this.#deleteDoc.run(existing.id);
+      });
     });
   }
 
-  async search(
+  search(
     userId: string,
     query: SearchQuery,
     options: { limit: number; before?: string },
   ): Promise<SearchHit[]> {
-    const where = ['d.user_id = ?'];
-    const params: (string | number)[] = [userId];
-    const fullText = query.text.length + query.from.length + query.to.length + query.subject.length > 0;
-    if (query.unread !== undefined) {
-      where.push('d.is_read = ?');
-      params.push(query.unread ? 0 : 1);
-    }
-    if (query.hasAttachment === true) where.push('d.has_attachment = 1');
-    if (query.before !== undefined) {
-      where.push('d.received_at < ?');
-      params.push(query.before);
-    }
-    if (query.after !== undefined) {
-      where.push('d.received_at >= ?');
-      params.push(query.after);
-    }
-    if (options.before !== undefined) {
-      where.push('d.email_id < ?');
-      params.push(options.before);
-    }
-    const sql = fullText
-      ? `SELECT d.email_id, d.received_at FROM docs_fts f JOIN docs d ON d.id = f.rowid
+    return settle(() => {
+      const where = ['d.user_id = ?'];
+      const params: (string | number)[] = [userId];
+      const fullText = query.text.length + query.from.length + query.to.length + query.subject.length > 0;
+      if (query.unread !== undefined) {
+        where.push('d.is_read = ?');
+        params.push(query.unread ? 0 : 1);
+      }
+      if (query.hasAttachment === true) where.push('d.has_attachment = 1');
+      if (query.before !== undefined) {
+        where.push('d.received_at < ?');
+        params.push(query.before);
+      }
+      if (query.after !== undefined) {
+        where.push('d.received_at >= ?');
+        params.push(query.after);
+      }
+      if (options.before !== undefined) {
+        where.push('d.email_id < ?');
+        params.push(options.before);
+      }
+      const sql = fullText
+        ? `SELECT d.email_id, d.received_at FROM docs_fts f JOIN docs d ON d.id = f.rowid
          WHERE docs_fts MATCH ? AND ${where.join(' AND ')} ORDER BY d.email_id DESC LIMIT ?`
-      : `SELECT d.email_id, d.received_at FROM docs d WHERE ${where.join(' AND ')} ORDER BY d.email_id DESC LIMIT ?`;
-    const args = fullText
-      ? [matchExpression(userId, query), ...params, options.limit]
-      : [...params, options.limit];
-    const rows = this.#db.prepare(sql).all(...args) as unknown as SearchHit[];
-    return rows.map((r) => ({ email_id: r.email_id, received_at: r.received_at }));
+        : `SELECT d.email_id, d.received_at FROM docs d WHERE ${where.join(' AND ')} ORDER BY d.email_id DESC LIMIT ?`;
+      const args = fullText
+        ? [matchExpression(userId, query), ...params, options.limit]
+        : [...params, options.limit];
+      const rows = this.#db.prepare(sql).all(...args) as unknown as SearchHit[];
+      return rows.map((r) => ({ email_id: r.email_id, received_at: r.received_at }));
+    });
   }
 }

@@ -9,7 +9,11 @@ t.test('put, get, read, delete', async (t) => {
   const root = tempDir(t);
   const blobs = new FileBlobStore(root);
   t.equal(await blobs.put('att/61/x/0', Buffer.from('hello')), 5);
-  t.equal(await blobs.put('raw/m.eml', Readable.from([Buffer.from('a'), Buffer.from('bc')])), 3, 'streams are written as they come');
+  t.equal(
+    await blobs.put('raw/m.eml', Readable.from([Buffer.from('a'), Buffer.from('bc')])),
+    3,
+    'streams are written as they come',
+  );
   t.equal((await blobs.read('att/61/x/0'))?.toString(), 'hello');
   const stream = await blobs.get('raw/m.eml');
   t.equal(stream === undefined ? undefined : await text(stream), 'abc');

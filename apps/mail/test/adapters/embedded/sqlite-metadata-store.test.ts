@@ -1,9 +1,9 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit/sqlite';
 import { SqliteMetadataStore } from '../../../src/adapters/embedded/sqlite-metadata-store.ts';
 import type { StoredMessage } from '../../../src/ports.ts';
 
-function store(t: Parameters<Parameters<typeof t.test>[1]>[0]): SqliteMetadataStore {
+function store(t: Test): SqliteMetadataStore {
   const db = openSqlite(':memory:');
   t.teardown(() => db.close());
   return new SqliteMetadataStore(db, () => 1);
@@ -46,7 +46,11 @@ t.test('a message is stored once per user and read back whole, only from its par
   t.equal(await s.insertMessage({ ...m, subject: 'changed' }), false, 'a redelivered copy changes nothing');
   t.same(await s.message('alice', 'e1'), m);
   t.equal(await s.message('bob', 'e1'), undefined);
-  t.equal(await s.insertMessage(message('bob', 'e1')), true, 'the same email_id in another partition is another row');
+  t.equal(
+    await s.insertMessage(message('bob', 'e1')),
+    true,
+    'the same email_id in another partition is another row',
+  );
   t.same(await s.updateMessage('eve', 'e1', { is_read: true }), undefined);
   t.equal(await s.deleteMessage('eve', 'e1'), false);
   t.equal((await s.message('alice', 'e1'))?.is_read, false);

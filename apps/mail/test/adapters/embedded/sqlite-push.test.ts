@@ -1,8 +1,8 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit/sqlite';
 import { SqlitePush } from '../../../src/adapters/embedded/sqlite-push.ts';
 
-function push(t: Parameters<Parameters<typeof t.test>[1]>[0]): SqlitePush {
+function push(t: Test): SqlitePush {
   const db = openSqlite(':memory:');
   t.teardown(() => db.close());
   return new SqlitePush(db);

@@ -1,17 +1,16 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { openSqlite } from '@tessera/kit/sqlite';
 import { SqliteQueue } from '../../../src/adapters/embedded/sqlite-queue.ts';
 import { FakeClock, tempDir } from '../../helpers/mail.ts';
 
-function open(t: Tap, file: string, clock: FakeClock) {
+function open(t: Test, file: string, clock: FakeClock) {
   const db = openSqlite(file);
   t.teardown(() => {
     if (db.isOpen) db.close();
   });
   return { db, queue: new SqliteQueue(db, clock.now) };
 }
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
 
 t.test('enqueue is idempotent by id; claim leases; ack removes', async (t) => {
   const clock = new FakeClock();
@@ -28,7 +27,11 @@ t.test('enqueue is idempotent by id; claim leases; ack removes', async (t) => {
       ['b', 3, 0],
     ],
   );
-  t.same(await queue.claim('mail.inbound', { limit: 10, leaseMs: 1000 }), [], 'leased jobs are not handed out twice');
+  t.same(
+    await queue.claim('mail.inbound', { limit: 10, leaseMs: 1000 }),
+    [],
+    'leased jobs are not handed out twice',
+  );
   await queue.ack('mail.inbound', 'a');
   clock.advance(1000);
   const again = await queue.claim('mail.inbound', { limit: 10, leaseMs: 1000 });
@@ -59,7 +62,9 @@ t.test('jobs survive closing and reopening the file', async (t) => {
   await first.queue.enqueue('mail.changes', 'c1', { v: 1 });
   first.db.close();
   const second = open(t, file, clock);
-  t.match(await second.queue.claim('mail.changes', { limit: 5, leaseMs: 10 }), [{ id: 'c1', payload: { v: 1 } }]);
+  t.match(await second.queue.claim('mail.changes', { limit: 5, leaseMs: 10 }), [
+    { id: 'c1', payload: { v: 1 } },
+  ]);
 });
 
 t.test('onReady signals enqueues of its topic only', async (t) => {

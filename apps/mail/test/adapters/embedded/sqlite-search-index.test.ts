@@ -1,10 +1,10 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit/sqlite';
 import { SqliteSearchIndex, matchExpression } from '../../../src/adapters/embedded/sqlite-search-index.ts';
 import type { SearchDocument } from '../../../src/core/events.ts';
 import { parseSearchQuery } from '../../../src/core/search-query.ts';
 
-function index(t: Parameters<Parameters<typeof t.test>[1]>[0]): SqliteSearchIndex {
+function index(t: Test): SqliteSearchIndex {
   const db = openSqlite(':memory:');
   t.teardown(() => db.close());
   return new SqliteSearchIndex(db);
@@ -37,13 +37,23 @@ async function ids(search: SqliteSearchIndex, user: string, q: string): Promise<
 t.test('operators, filters and newest-first order', async (t) => {
   const search = index(t);
   const a = doc('alice', { subject: 'Quarterly budget', received_at: day(1) });
-  const b = doc('alice', { from: { name: 'Carol', email: 'carol@x.io' }, body: 'budget attached', has_attachment: true, received_at: day(5), is_read: true });
+  const b = doc('alice', {
+    from: { name: 'Carol', email: 'carol@x.io' },
+    body: 'budget attached',
+    has_attachment: true,
+    received_at: day(5),
+    is_read: true,
+  });
   const c = doc('alice', { cc: [{ name: 'Dave', email: 'dave@y.io' }], received_at: day(9) });
   for (const d of [a, b, c]) await search.upsert(d);
   t.same(await ids(search, 'alice', 'budget'), [b.email_id, a.email_id], 'subject or body, newest first');
   t.same(await ids(search, 'alice', 'subject:budget'), [a.email_id]);
   t.same(await ids(search, 'alice', 'from:carol'), [b.email_id]);
-  t.same(await ids(search, 'alice', 'from:bob@remote.test'), [c.email_id, a.email_id], 'a whole address matches');
+  t.same(
+    await ids(search, 'alice', 'from:bob@remote.test'),
+    [c.email_id, a.email_id],
+    'a whole address matches',
+  );
   t.same(await ids(search, 'alice', 'to:dave'), [c.email_id], 'cc counts as to');
   t.same(await ids(search, 'alice', 'has:attachment'), [b.email_id]);
   t.same(await ids(search, 'alice', 'is:unread'), [c.email_id, a.email_id]);
