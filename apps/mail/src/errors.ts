@@ -17,5 +17,4 @@ export const mailErrors = defineErrors({
   MAIL_ATTACHMENT_NOT_FOUND: { status: 404, title: 'Attachment not found' },
   MAIL_FOLDER_EXISTS: { status: 409, title: 'Folder exists' },
   MAIL_SPECIAL_FOLDER: { status: 409, title: 'Special folder' },
-  MAIL_SEND_RATE_LIMITED: { status: 429, title: 'Sending too fast' },
 });
