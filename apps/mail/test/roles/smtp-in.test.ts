@@ -1,7 +1,7 @@
 import t from 'tap';
 import nodemailer from 'nodemailer';
 import { text } from 'node:stream/consumers';
-import { startTestMail } from '../helpers/mail.ts';
+import { FakeClock, startTestMail, tempDir } from '../helpers/mail.ts';
 
 function client(port: number) {
   return nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
@@ -110,4 +110,36 @@ t.test('GTUBE lands in Junk', async (t) => {
   const junk = await mail.service.listMessages('alice', 'junk', { limit: 10 });
   t.equal(junk.messages.length, 1);
   t.ok((junk.messages[0]?.spam_score ?? 0) >= 1000);
+});
+
+t.test('what smtp-in acknowledged survives a crash before the worker ran, and is stored once', async (t) => {
+  const dataDir = tempDir(t);
+  const clock = new FakeClock();
+  const first = await startTestMail(t, { dataDir, clock });
+  await first.service.ensureMailbox('alice');
+  await client(first.smtpIn?.port ?? 0).sendMail({
+    from: 'bob@remote.test',
+    to: 'alice@tessera.local',
+    subject: 'kept',
+    text: 'k',
+  });
+  // A worker claims the job and dies before acking it.
+  await first.ports.queue.claim('mail.inbound', { limit: 10, leaseMs: 60_000 });
+  await first.close();
+
+  const second = await startTestMail(t, { dataDir, clock });
+  await second.settle();
+  t.equal(
+    (await second.service.listMessages('alice', 'inbox', { limit: 10 })).messages.length,
+    0,
+    'leased by the dead worker',
+  );
+  clock.advance(60_000);
+  await second.settle();
+  const inbox = await second.service.listMessages('alice', 'inbox', { limit: 10 });
+  t.same(
+    inbox.messages.map((m) => m.subject),
+    ['kept'],
+  );
+  t.same(await second.ports.queue.stats('mail.inbound'), { size: 0, oldestAgeMs: 0 });
 });
