@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createAuthenticator, createHttpApp, createLogger, mintToken } from '@tessera/kit';
 import type { Test } from 'tap';
 import { mailRoutes } from '../../src/http/routes.ts';
+import { registerQueueMetrics } from '../../src/queue-metrics.ts';
 import { servfail, startTestMail, type TestMail } from './mail.ts';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -34,6 +35,7 @@ export async function startApi(
     sendLimitPerMinute: Number(options.env?.MAIL_SEND_LIMIT_PER_MINUTE ?? 60),
     sendBodyLimit: 2 * 1024 * 1024,
   });
+  registerQueueMetrics(app.metrics, mail.ports.queue);
   await app.ready();
   t.teardown(() => app.close());
   const tokens = new Map<string, string>();
