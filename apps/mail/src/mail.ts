@@ -3,8 +3,9 @@
  * smtp-in server, and the worker, smtp-out and indexer consumers. Until the kit's service
  * descriptor lands, this is how the embedded platform and the tests start mail in process.
  */
+import { readFileSync } from 'node:fs';
 import { createMailauthVerifier, type SenderVerifier } from './adapters/mailauth-verifier.ts';
-import { createResolver, type MailResolver } from './adapters/dns-resolver.ts';
+import { createRecordResolver, createResolver, type MailResolver } from './adapters/dns-resolver.ts';
 import type { MailConfig } from './config.ts';
 import { TOPIC } from './core/events.ts';
 import type { MailPorts } from './ports.ts';
@@ -22,7 +23,9 @@ export interface StartMailOptions {
   readonly resolver?: MailResolver;
   /** SPF/DKIM/DMARC of inbound mail; default: mailauth over the same DNS server. */
   readonly verifySender?: SenderVerifier;
+  /** Default: MAIL_DKIM_KEY_FILE with MAIL_DKIM_SELECTOR for the primary domain, if set. */
   readonly dkim?: DkimKey;
+  /** Default: SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE, if set. */
   readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
   /** false: no SMTP listener (API-only tests). */
   readonly smtpIn?: boolean;
@@ -42,9 +45,25 @@ export interface RunningMail {
   close(): Promise<void>;
 }
 
+function dkimFromConfig(config: MailConfig): DkimKey | undefined {
+  if (config.MAIL_DKIM_KEY_FILE === undefined) return undefined;
+  return {
+    domainName: config.domains[0],
+    keySelector: config.MAIL_DKIM_SELECTOR,
+    privateKey: readFileSync(config.MAIL_DKIM_KEY_FILE, 'utf8'),
+  };
+}
+
+function tlsFromConfig(config: MailConfig): { cert: Buffer; key: Buffer } | undefined {
+  if (config.SMTP_TLS_CERT_FILE === undefined || config.SMTP_TLS_KEY_FILE === undefined) return undefined;
+  return { cert: readFileSync(config.SMTP_TLS_CERT_FILE), key: readFileSync(config.SMTP_TLS_KEY_FILE) };
+}
+
 export async function startMail(options: StartMailOptions): Promise<RunningMail> {
   const { config, ports } = options;
   const resolver = options.resolver ?? createResolver(config.MAIL_DNS_SERVER);
+  const dkim = options.dkim ?? dkimFromConfig(config);
+  const tls = options.tls ?? tlsFromConfig(config);
   const service = new MailService({
     ports,
     domains: config.domains,
@@ -69,7 +88,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
       maxMs: config.MAIL_RETRY_MAX_MS,
       giveUpAfterMs: config.MAIL_GIVE_UP_AFTER_MS,
     },
-    ...(options.dkim === undefined ? {} : { dkim: options.dkim }),
+    ...(dkim === undefined ? {} : { dkim }),
     now: options.now,
   });
   const indexer = createIndexer(ports);
@@ -80,10 +99,11 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
           ...ports,
           domains: config.domains,
           maxMessageBytes: config.MAIL_MAX_MESSAGE_BYTES,
-          verifySender: options.verifySender ?? createMailauthVerifier(),
+          verifySender:
+            options.verifySender ?? createMailauthVerifier(createRecordResolver(config.MAIL_DNS_SERVER)),
           host: config.SMTP_HOST,
           port: config.SMTP_PORT,
-          ...(options.tls === undefined ? {} : { tls: options.tls }),
+          ...(tls === undefined ? {} : { tls }),
           now: options.now,
           onError: options.onError,
         });

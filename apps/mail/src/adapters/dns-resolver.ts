@@ -13,10 +13,22 @@ export interface MailResolver {
   resolve6(host: string): Promise<string[]>;
 }
 
-export function createResolver(server: string | undefined): MailResolver {
+function resolverFor(server: string | undefined): Resolver {
   const resolver = new Resolver({ timeout: 5000, tries: 2 });
   if (server !== undefined) resolver.setServers([server]);
   return resolver;
+}
+
+export function createResolver(server: string | undefined): MailResolver {
+  return resolverFor(server);
+}
+
+/** mailauth's resolver shape (any record type), over the same server. */
+export function createRecordResolver(
+  server: string | undefined,
+): (name: string, rrtype: string) => Promise<string[][] | string[]> {
+  const resolver = resolverFor(server);
+  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
 }
 
 function codeOf(error: unknown): string | undefined {
