@@ -68,7 +68,10 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     ports,
     domains: config.domains,
     maxMessageBytes: config.MAIL_MAX_MESSAGE_BYTES,
-    attachmentLimitBytes: config.MAIL_ATTACHMENT_LIMIT_BYTES,
+    attachmentLimits: {
+      personal: config.MAIL_ATTACHMENT_LIMIT_BYTES,
+      business: config.MAIL_BUSINESS_ATTACHMENT_LIMIT_BYTES,
+    },
     now: options.now,
   });
   const worker = createWorker({

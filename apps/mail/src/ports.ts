@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Address } from './core/address.ts';
+import type { AccountType } from './core/account.ts';
 import type { Folder } from './core/folders.ts';
 import type { AuthResults, PushEvent, SearchDocument, Topic } from './core/events.ts';
 import type { SearchQuery } from './core/search-query.ts';
@@ -87,6 +88,9 @@ export interface MetadataStore {
   /** Creates the mailbox with its default folders; true when it did not exist. */
   ensureUser(userId: string): Promise<boolean>;
   hasUser(userId: string): Promise<boolean>;
+  /** undefined when the user has no mailbox. */
+  accountType(userId: string): Promise<AccountType | undefined>;
+  setAccountType(userId: string, type: AccountType): Promise<void>;
   folders(userId: string): Promise<Folder[]>;
   folder(userId: string, folderId: string): Promise<Folder | undefined>;
   createFolder(folder: Folder): Promise<void>;

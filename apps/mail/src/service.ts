@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { isValidUserId, localPartOf, mailboxOf, type Address } from './core/address.ts';
+import { attachmentLimitFor, type AccountType, type AttachmentLimits } from './core/account.ts';
 import { newEmailId, isEmailId } from './core/email-id.ts';
 import { envelopeOf, deliveredHeaders } from './core/envelope.ts';
 import { TOPIC, type ChangeEvent, type InboundJob, type OutboundJob, type PushEvent } from './core/events.ts';
@@ -40,24 +41,22 @@ export interface MailServiceOptions {
   readonly ports: MailPorts;
   readonly domains: readonly string[];
   readonly maxMessageBytes: number;
-  readonly attachmentLimitBytes: number;
+  readonly attachmentLimits: AttachmentLimits;
   readonly now?: () => number;
 }
 
 export class MailService {
   readonly #ports: MailPorts;
   readonly #domains: readonly string[];
-  readonly #limits: { maxMessageBytes: number; attachmentLimitBytes: number; maxRecipients: number };
+  readonly #maxMessageBytes: number;
+  readonly #attachmentLimits: AttachmentLimits;
   readonly #now: () => number;
 
   constructor(options: MailServiceOptions) {
     this.#ports = options.ports;
     this.#domains = options.domains;
-    this.#limits = {
-      maxMessageBytes: options.maxMessageBytes,
-      attachmentLimitBytes: options.attachmentLimitBytes,
-      maxRecipients: DEFAULT_MAX_RECIPIENTS,
-    };
+    this.#maxMessageBytes = options.maxMessageBytes;
+    this.#attachmentLimits = options.attachmentLimits;
     this.#now = options.now ?? Date.now;
   }
 
@@ -69,6 +68,12 @@ export class MailService {
   async ensureMailbox(userId: string): Promise<void> {
     if (!isValidUserId(userId)) throw mailErrors.MAIL_INVALID_ADDRESS(`"${userId}" cannot be a mailbox name`);
     await this.#ports.metadata.ensureUser(userId);
+  }
+
+  /** Business accounts get the larger attachment limit (MAIL_BUSINESS_ATTACHMENT_LIMIT_BYTES). */
+  async setAccountType(userId: string, type: AccountType): Promise<void> {
+    await this.ensureMailbox(userId);
+    await this.#ports.metadata.setAccountType(userId, type);
   }
 
   async folders(userId: string): Promise<Folder[]> {
@@ -246,7 +251,12 @@ export class MailService {
       ...(input.in_reply_to === undefined ? {} : { inReplyTo: normalizeMessageId(input.in_reply_to) }),
       references: (input.references ?? []).map(normalizeMessageId),
     };
-    validateDraft(draft, this.#limits);
+    const accountType = (await this.#ports.metadata.accountType(userId)) ?? 'personal';
+    validateDraft(draft, {
+      maxMessageBytes: this.#maxMessageBytes,
+      attachmentLimitBytes: attachmentLimitFor(accountType, this.#attachmentLimits),
+      maxRecipients: DEFAULT_MAX_RECIPIENTS,
+    });
     const { metadata, blobs, queue } = this.#ports;
     const at = this.#now();
     const emailId = newEmailId();

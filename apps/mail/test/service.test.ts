@@ -233,6 +233,36 @@ t.test('sending validates before anything is stored', async (t) => {
   t.same(await mail.ports.queue.stats('mail.outbound'), { size: 0, oldestAgeMs: 0 });
 });
 
+t.test('the attachment limit depends on the account type', async (t) => {
+  const mail = await startTestMail(t, {
+    env: { MAIL_ATTACHMENT_LIMIT_BYTES: '10', MAIL_BUSINESS_ATTACHMENT_LIMIT_BYTES: '20' },
+    resolver: servfail,
+    extra: { smtpIn: false },
+  });
+  const withAttachment = (size: number) => ({
+    to: [{ name: '', email: 'x@remote.test' }],
+    subject: 's',
+    body: 'b',
+    attachments: [
+      {
+        filename: 'a.bin',
+        content_type: 'application/octet-stream',
+        content: Buffer.alloc(size).toString('base64'),
+      },
+    ],
+  });
+  await t.rejects(mail.service.send('alice', withAttachment(15)), {
+    code: 'MAIL_ATTACHMENT_TOO_LARGE',
+    extra: { limit: 10 },
+  });
+  await mail.service.setAccountType('alice', 'business');
+  await t.resolves(mail.service.send('alice', withAttachment(15)));
+  await t.rejects(mail.service.send('alice', withAttachment(21)), {
+    code: 'MAIL_ATTACHMENT_TOO_LARGE',
+    extra: { limit: 20 },
+  });
+});
+
 t.test('long poll: waits for the next event and returns what was missed', async (t) => {
   const mail = await startTestMail(t, { extra: { smtpIn: false } });
   await mail.service.ensureMailbox('bob');

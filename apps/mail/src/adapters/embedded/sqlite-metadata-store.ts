@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
+import type { AccountType } from '../../core/account.ts';
 import { FOLDER, defaultFolders, isVirtualFolder, type Folder } from '../../core/folders.ts';
 import type { AttachmentMeta, MessagePage, MessagePatch, MetadataStore, StoredMessage } from '../../ports.ts';
 import { settle } from './settle.ts';
@@ -12,7 +13,8 @@ import { settle } from './settle.ts';
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
   user_id TEXT PRIMARY KEY,
-  created_at INTEGER NOT NULL
+  created_at INTEGER NOT NULL,
+  account_type TEXT NOT NULL DEFAULT 'personal'
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS folders (
   user_id TEXT NOT NULL,
@@ -83,6 +85,8 @@ export class SqliteMetadataStore implements MetadataStore {
     this.#s = {
       insertUser: p('INSERT OR IGNORE INTO users (user_id, created_at) VALUES (?, ?)'),
       hasUser: p('SELECT 1 AS x FROM users WHERE user_id = ?'),
+      accountType: p('SELECT account_type FROM users WHERE user_id = ?'),
+      setAccountType: p('UPDATE users SET account_type = ? WHERE user_id = ?'),
       insertFolder: p(
         'INSERT OR IGNORE INTO folders (user_id, folder_id, name, special_use) VALUES (?, ?, ?, ?)',
       ),
@@ -146,6 +150,19 @@ export class SqliteMetadataStore implements MetadataStore {
   hasUser(userId: string): Promise<boolean> {
     return settle(() => {
       return this.#stmt('hasUser').get(userId) !== undefined;
+    });
+  }
+
+  accountType(userId: string): Promise<AccountType | undefined> {
+    return settle(() => {
+      const row = this.#stmt('accountType').get(userId) as { account_type: AccountType } | undefined;
+      return row?.account_type;
+    });
+  }
+
+  setAccountType(userId: string, type: AccountType): Promise<void> {
+    return settle(() => {
+      this.#stmt('setAccountType').run(type, userId);
     });
   }
 
