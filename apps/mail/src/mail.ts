@@ -79,6 +79,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     domains: config.domains,
     spamThreshold: config.MAIL_SPAM_THRESHOLD,
     now: options.now,
+    onError: options.onError,
   });
   const smtpOut = createSmtpOut({
     queue: ports.queue,
@@ -93,8 +94,9 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     },
     ...(dkim === undefined ? {} : { dkim }),
     now: options.now,
+    onError: options.onError,
   });
-  const indexer = createIndexer(ports);
+  const indexer = createIndexer({ ...ports, now: options.now, onError: options.onError });
   const smtpIn =
     options.smtpIn === false
       ? undefined

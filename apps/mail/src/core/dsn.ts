@@ -46,7 +46,7 @@ export function buildBounce(input: BounceInput): Bounce {
     '',
   ].join('\r\n');
   const text = [
-    `Your message "${input.originalSubject}" could not be delivered to ${input.recipient}.`,
+    `Your message${input.originalSubject === '' ? '' : ` "${input.originalSubject}"`} could not be delivered to ${input.recipient}.`,
     '',
     `Reason: ${input.diagnostic}`,
     '',
@@ -55,7 +55,10 @@ export function buildBounce(input: BounceInput): Bounce {
   return {
     from: `MAILER-DAEMON@${input.domain}`,
     to: input.sender,
-    subject: `Undelivered Mail Returned to Sender: ${input.originalSubject}`.slice(0, 998),
+    subject: (input.originalSubject === ''
+      ? 'Undelivered Mail Returned to Sender'
+      : `Undelivered Mail Returned to Sender: ${input.originalSubject}`
+    ).slice(0, 998),
     text,
     deliveryStatus,
     ...(input.originalMessageId === undefined ? {} : { inReplyTo: input.originalMessageId }),

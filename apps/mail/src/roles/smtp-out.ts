@@ -32,6 +32,7 @@ export interface SmtpOutOptions {
   readonly timeoutMs?: number;
   readonly batchSize?: number;
   readonly leaseMs?: number;
+  readonly onError?: (error: unknown) => void;
 }
 
 type Outcome =
@@ -154,7 +155,15 @@ export function createSmtpOut(options: SmtpOutOptions): { drain(): Promise<numbe
   return {
     async drain() {
       const jobs = await options.queue.claim<OutboundJob>(TOPIC.outbound, claim);
-      for (const job of jobs) await handle(job);
+      for (const job of jobs) {
+        // handle() settles every delivery outcome itself; this catches a store failing under it.
+        try {
+          await handle(job);
+        } catch (error) {
+          options.onError?.(error);
+          await options.queue.retry(TOPIC.outbound, job.id, now() + options.retry.baseMs);
+        }
+      }
       return jobs.length;
     },
   };

@@ -17,6 +17,7 @@ import { resolveThread, threadKeys } from '../core/threading.ts';
 import { attachmentKey, rawKey } from '../blob-keys.ts';
 import { composeMessage } from '../mime/compose.ts';
 import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
+import { handleJob } from './handle-job.ts';
 import type { AttachmentMeta, BlobStore, MetadataStore, Push, Queue, StoredMessage } from '../ports.ts';
 
 export interface WorkerOptions {
@@ -29,6 +30,10 @@ export interface WorkerOptions {
   readonly now?: () => number;
   readonly batchSize?: number;
   readonly leaseMs?: number;
+  /** Unexpected failures: first retry after this many ms, doubling; given up after maxAttempts. */
+  readonly retryMs?: number;
+  readonly maxAttempts?: number;
+  readonly onError?: (error: unknown) => void;
 }
 
 export interface Worker {
@@ -207,20 +212,35 @@ export function createWorker(options: WorkerOptions): Worker {
     await queue.enqueue(TOPIC.inbound, emailId, job);
   };
 
+  const policy = {
+    now,
+    retryMs: options.retryMs ?? 1000,
+    maxAttempts: options.maxAttempts ?? 8,
+    onError: options.onError,
+  };
+  const inboundPolicy = {
+    ...policy,
+    // Given up: every recipient's copy counts as failed, and a local sender hears of it.
+    onGiveUp: async (job: InboundJob, error: unknown) => {
+      for (const userId of job.recipients) {
+        await fail(
+          job,
+          undefined,
+          mailboxOf(userId, options.domains[0] ?? ''),
+          '4.3.0',
+          `delivery failed: ${String(error)}`,
+        );
+      }
+    },
+  };
+
   return {
     async drain() {
-      let handled = 0;
-      for (const job of await queue.claim<InboundJob>(TOPIC.inbound, claim)) {
-        await handleInbound(job.payload);
-        await queue.ack(TOPIC.inbound, job.id);
-        handled++;
-      }
-      for (const job of await queue.claim<ErrorJob>(TOPIC.errors, claim)) {
-        await handleError(job.payload);
-        await queue.ack(TOPIC.errors, job.id);
-        handled++;
-      }
-      return handled;
+      const inbound = await queue.claim<InboundJob>(TOPIC.inbound, claim);
+      for (const job of inbound) await handleJob(queue, TOPIC.inbound, job, handleInbound, inboundPolicy);
+      const errors = await queue.claim<ErrorJob>(TOPIC.errors, claim);
+      for (const job of errors) await handleJob(queue, TOPIC.errors, job, handleError, policy);
+      return inbound.length + errors.length;
     },
   };
 }

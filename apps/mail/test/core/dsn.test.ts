@@ -32,3 +32,18 @@ t.test('a bounce is an RFC 3464 report from MAILER-DAEMON, threaded under the or
   );
   t.match(bounce.text, /gone@remote\.test/);
 });
+
+t.test('a message without a subject gets a bounce subject without a dangling colon', async (t) => {
+  const bounce = buildBounce({
+    domain: 'd.io',
+    sender: 's@d.io',
+    recipient: 'r@x.io',
+    status: '5.0.0',
+    diagnostic: 'no',
+    originalSubject: '',
+    arrivedAt: 0,
+    now: 0,
+  });
+  t.equal(bounce.subject, 'Undelivered Mail Returned to Sender');
+  t.match(bounce.text, /^Your message could not be delivered to r@x\.io\./);
+});
