@@ -36,6 +36,7 @@ export class SqliteQueue implements Queue {
   readonly #ready = new EventEmitter();
   readonly #insert: StatementSync;
   readonly #select: StatementSync;
+  readonly #anyReady: StatementSync;
   readonly #lease: StatementSync;
   readonly #delete: StatementSync;
   readonly #retry: StatementSync;
@@ -52,6 +53,7 @@ export class SqliteQueue implements Queue {
     this.#select = db.prepare(
       'SELECT id, payload, attempts, enqueued_at FROM jobs WHERE topic = ? AND ready_at <= ? ORDER BY ready_at, enqueued_at LIMIT ?',
     );
+    this.#anyReady = db.prepare('SELECT 1 AS x FROM jobs WHERE topic = ? AND ready_at <= ? LIMIT 1');
     this.#lease = db.prepare('UPDATE jobs SET ready_at = ? WHERE topic = ? AND id = ?');
     this.#delete = db.prepare('DELETE FROM jobs WHERE topic = ? AND id = ?');
     this.#retry = db.prepare(
@@ -71,6 +73,8 @@ export class SqliteQueue implements Queue {
   claim<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]> {
     return settle(() => {
       const now = this.#now();
+      // An idle consumer polls often: a read first spares it the write lock of an empty claim.
+      if (this.#anyReady.get(topic, now) === undefined) return [];
       return transaction(this.#db, () => {
         const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
         for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
