@@ -279,3 +279,23 @@ t.test("no route reaches another user's mail", async (t) => {
   const mine = await api.call('GET', `/v1/messages/${sent.email_id}`, { user: 'alice' });
   t.match(mine.json(), { subject: 'secret plans', is_read: true }, "alice's message is untouched");
 });
+
+t.test('every route is in the OpenAPI document, with its problem answers', async (t) => {
+  const api = await startApi(t);
+  const res = await api.call('GET', '/docs/openapi.json');
+  t.equal(res.statusCode, 200);
+  const doc = res.json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>();
+  t.same(Object.keys(doc.paths).sort(), [
+    '/v1/events/poll',
+    '/v1/folders',
+    '/v1/folders/{folder_id}',
+    '/v1/folders/{folder_id}/messages',
+    '/v1/messages',
+    '/v1/messages/{message_id}',
+    '/v1/messages/{message_id}/attachments/{filename}',
+    '/v1/search',
+    '/v1/threads/{thread_id}',
+  ]);
+  t.ok(doc.paths['/v1/messages/{message_id}']?.get?.responses['404'], 'the 404 is documented');
+  t.ok(doc.paths['/v1/folders']?.get?.responses['401'], 'so are the kit answers');
+});
