@@ -52,23 +52,26 @@ function receivedHeader(session: SMTPServerSession, mta: string, id: string, now
 export async function startSmtpIn(options: SmtpInOptions): Promise<RunningSmtpIn> {
   const now = options.now ?? Date.now;
   const mta = options.domains[0] ?? 'localhost';
-  // Recipients accepted so far in each SMTP transaction, by session id.
-  const recipients = new Map<string, string[]>();
-
-  const accept = async (address: string, session: SMTPServerSession): Promise<void> => {
+  const accept = async (address: string): Promise<void> => {
     const verdict = classifyRecipient(address, options.domains);
     if (verdict.kind === 'reject') throw smtpError(verdict.reply);
     if (!(await options.metadata.hasUser(verdict.userId))) throw smtpError(REPLY.unknownUser);
-    const list = recipients.get(session.id) ?? [];
-    if (!list.includes(verdict.userId)) list.push(verdict.userId);
-    recipients.set(session.id, list);
+  };
+
+  /** The users of the recipients smtp-server accepted for this transaction (each once). */
+  const usersOf = (session: SMTPServerSession): string[] => {
+    const users = new Set<string>();
+    for (const rcpt of session.envelope.rcptTo) {
+      const verdict = classifyRecipient(rcpt.address, options.domains);
+      if (verdict.kind === 'local') users.add(verdict.userId);
+    }
+    return [...users];
   };
 
   const receive = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> => {
     const raw = await readAll(stream);
     if (stream.sizeExceeded) throw smtpError(REPLY.tooLarge);
-    const users = recipients.get(session.id) ?? [];
-    recipients.delete(session.id);
+    const users = usersOf(session);
     const receivedAt = now();
     const emailId = newEmailId();
     const mailFrom = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
@@ -104,12 +107,8 @@ export async function startSmtpIn(options: SmtpInOptions): Promise<RunningSmtpIn
     ...(options.tls === undefined ? {} : { cert: options.tls.cert, key: options.tls.key }),
     disableReverseLookup: true,
     logger: false,
-    onMailFrom(_address, session, callback) {
-      recipients.delete(session.id);
-      callback();
-    },
-    onRcptTo(address, session, callback) {
-      accept(address.address, session).then(
+    onRcptTo(address, _session, callback) {
+      accept(address.address).then(
         () => callback(),
         (error: unknown) => callback(error as Error),
       );
@@ -124,9 +123,6 @@ export async function startSmtpIn(options: SmtpInOptions): Promise<RunningSmtpIn
           } else callback(error as Error);
         },
       );
-    },
-    onClose(session) {
-      recipients.delete(session.id);
     },
   });
   server.on('error', (error) => options.onError?.(error));

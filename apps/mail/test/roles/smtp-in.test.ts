@@ -143,3 +143,25 @@ t.test('what smtp-in acknowledged survives a crash before the worker ran, and is
   );
   t.same(await second.ports.queue.stats('mail.inbound'), { size: 0, oldestAgeMs: 0 });
 });
+
+t.test('one SMTP transaction for several recipients stores one copy per user', async (t) => {
+  const mail = await startTestMail(t);
+  await mail.service.ensureMailbox('alice');
+  await mail.service.ensureMailbox('bob');
+  await client(mail.smtpIn?.port ?? 0).sendMail({
+    from: 'carol@remote.test',
+    to: ['alice@tessera.local', 'bob@tessera.local'],
+    cc: 'alice@example.org',
+    subject: 'to both',
+    text: 't',
+  });
+  await mail.settle();
+  for (const user of ['alice', 'bob']) {
+    const inbox = await mail.service.listMessages(user, 'inbox', { limit: 10 });
+    t.same(
+      inbox.messages.map((m) => [m.user_id, m.subject]),
+      [[user, 'to both']],
+      user,
+    );
+  }
+});
