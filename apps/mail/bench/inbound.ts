@@ -5,8 +5,8 @@
  * one uses Postfix's smtp-source as the load and smtp-sink as the baseline); a quick reading of
  * the embedded path. Usage: node --conditions=development bench/inbound.ts [count]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { openEmbeddedMail } from '../src/adapters/embedded/open-embedded.ts';
@@ -71,18 +71,21 @@ for (let i = 0; i < 100_000; i++) {
 }
 const done = performance.now();
 const stored = (await mail.service.search('alice', 'lorem', { limit: 1 })).messages.length;
-console.log(
-  JSON.stringify({
-    messages: count,
-    message_bytes: body.length,
-    connections,
-    sink_per_s: Math.round(count / (sinkMs / 1000)),
-    accepted_per_s: Math.round(count / (acceptMs / 1000)),
-    stored_and_indexed_per_s: Math.round(count / ((done - started) / 1000)),
-    ratio_to_sink: Number((sinkMs / (done - started)).toFixed(2)),
-    searchable: stored === 1,
-  }),
-);
+const results = {
+  machine: `${cpus()[0]?.model ?? 'unknown CPU'} · ${cpus().length} cores · Node ${process.version} · load ${loadavg()[0]?.toFixed(1)}`,
+  messages: count,
+  message_bytes: body.length,
+  connections,
+  sink_per_s: Math.round(count / (sinkMs / 1000)),
+  accepted_per_s: Math.round(count / (acceptMs / 1000)),
+  stored_and_indexed_per_s: Math.round(count / ((done - started) / 1000)),
+  ratio_to_sink: Number((sinkMs / (done - started)).toFixed(2)),
+  searchable: stored === 1,
+};
+console.log(JSON.stringify(results, null, 2));
+const resultsDir = new URL('../../../bench-results/', import.meta.url);
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(new URL('mail-inbound.json', resultsDir), `${JSON.stringify(results, null, 2)}\n`);
 await mail.close();
 await ports.close();
 rmSync(dataDir, { recursive: true, force: true });
