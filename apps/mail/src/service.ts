@@ -1,15 +1,13 @@
 /**
  * The mail service as its API sees it: one user's mailbox operations. Every method takes the
  * caller's user id first and reads only that user's partition, so no route can reach
- * another user's mail. Sending writes the steps itself (blob, Sent copy, queue jobs), so
- * any adapters behind the ports behave the same.
+ * another user's mail.
  */
 import type { Readable } from 'node:stream';
-import { isValidUserId, localPartOf, mailboxOf, type Address } from './core/address.ts';
+import { isValidUserId } from './core/address.ts';
 import { attachmentLimitFor, type AccountType, type AttachmentLimits } from './core/account.ts';
 import { newEmailId, isEmailId } from './core/email-id.ts';
-import { envelopeOf, deliveredHeaders } from './core/envelope.ts';
-import { TOPIC, type ChangeEvent, type InboundJob, type OutboundJob, type PushEvent } from './core/events.ts';
+import { TOPIC, type ChangeEvent, type PushEvent } from './core/events.ts';
 import {
   FOLDER,
   assertMutableFolder,
@@ -17,25 +15,13 @@ import {
   validateFolderName,
   type Folder,
 } from './core/folders.ts';
-import { DEFAULT_MAX_RECIPIENTS, decodeBase64, validateDraft, type Draft } from './core/message.ts';
+import { DEFAULT_MAX_RECIPIENTS } from './core/message.ts';
 import { parseSearchQuery } from './core/search-query.ts';
-import { normalizeMessageId, resolveThread, threadKeys } from './core/threading.ts';
 import { mailErrors } from './errors.ts';
-import { composeMessage } from './mime/compose.ts';
 import type { MailPorts, MessagePage, PushRecord, StoredMessage } from './ports.ts';
-import { attachmentKey, rawKey } from './blob-keys.ts';
+import { draftOf, sendMessage, type SendInput } from './send-message.ts';
 
-export interface SendInput {
-  readonly to?: readonly Address[];
-  readonly cc?: readonly Address[];
-  readonly bcc?: readonly Address[];
-  readonly subject: string;
-  readonly body: string;
-  readonly html?: string;
-  readonly attachments?: readonly { filename: string; content_type: string; content: string }[];
-  readonly in_reply_to?: string;
-  readonly references?: readonly string[];
-}
+export type { SendInput } from './send-message.ts';
 
 export interface MailServiceOptions {
   readonly ports: MailPorts;
@@ -58,10 +44,6 @@ export class MailService {
     this.#maxMessageBytes = options.maxMessageBytes;
     this.#attachmentLimits = options.attachmentLimits;
     this.#now = options.now ?? Date.now;
-  }
-
-  get #domain(): string {
-    return this.#domains[0] ?? 'localhost';
   }
 
   /** Creates the user's mailbox with its folders (idempotent); called on each first use. */
@@ -233,116 +215,25 @@ export class MailService {
     return this.#ports.push.poll(userId, since, options);
   }
 
-  /** Validates, stores the Sent copy, and queues local and remote delivery. */
+  /** Validates, stores the Sent copy, and queues local and remote delivery (send-message.ts). */
   async send(userId: string, input: SendInput): Promise<StoredMessage> {
     await this.ensureMailbox(userId);
-    const draft: Draft = {
-      to: input.to ?? [],
-      cc: input.cc ?? [],
-      bcc: input.bcc ?? [],
-      subject: input.subject,
-      body: input.body,
-      ...(input.html === undefined ? {} : { html: input.html }),
-      attachments: (input.attachments ?? []).map((a, i) => ({
-        filename: a.filename,
-        contentType: a.content_type,
-        content: decodeBase64(a.content, `attachments[${i}].content`),
-      })),
-      ...(input.in_reply_to === undefined ? {} : { inReplyTo: normalizeMessageId(input.in_reply_to) }),
-      references: (input.references ?? []).map(normalizeMessageId),
-    };
     const accountType = (await this.#ports.metadata.accountType(userId)) ?? 'personal';
-    validateDraft(draft, {
-      maxMessageBytes: this.#maxMessageBytes,
-      attachmentLimitBytes: attachmentLimitFor(accountType, this.#attachmentLimits),
-      maxRecipients: DEFAULT_MAX_RECIPIENTS,
-    });
-    const { metadata, blobs, queue } = this.#ports;
-    const at = this.#now();
-    const emailId = newEmailId();
-    const messageId = `${emailId}@${this.#domain}`;
-    const from: Address = { name: '', email: mailboxOf(userId, this.#domain) };
-    const raw = await composeMessage({
-      from,
-      ...deliveredHeaders(draft),
-      subject: draft.subject,
-      text: draft.body,
-      ...(draft.html === undefined ? {} : { html: draft.html }),
-      messageId,
-      ...(draft.inReplyTo === undefined ? {} : { inReplyTo: draft.inReplyTo }),
-      references: draft.references,
-      date: new Date(at),
-      attachments: draft.attachments,
-    });
-    const raw_key = rawKey(emailId);
-    await blobs.put(raw_key, raw);
-    const attachments = [];
-    for (const [i, a] of draft.attachments.entries()) {
-      const key = attachmentKey(userId, emailId, i);
-      await blobs.put(key, a.content);
-      attachments.push({
-        filename: a.filename,
-        content_type: a.contentType,
-        size: a.content.length,
-        blob_key: key,
-      });
-    }
-    const headers = { messageId, inReplyTo: draft.inReplyTo, references: draft.references };
-    const keys = threadKeys(headers);
-    const threadId = resolveThread(headers, await metadata.threadsOf(userId, keys), emailId);
-    await metadata.linkThread(userId, threadId, keys);
-    const sent: StoredMessage = {
-      user_id: userId,
-      email_id: emailId,
+    const sent = await sendMessage(
+      { ports: this.#ports, domains: this.#domains, now: this.#now },
+      userId,
+      draftOf(input),
+      {
+        maxMessageBytes: this.#maxMessageBytes,
+        attachmentLimitBytes: attachmentLimitFor(accountType, this.#attachmentLimits),
+        maxRecipients: DEFAULT_MAX_RECIPIENTS,
+      },
+    );
+    await this.#changed(userId, sent.email_id, {
+      type: 'message.new',
+      email_id: sent.email_id,
       folder_id: FOLDER.sent,
-      thread_id: threadId,
-      message_id: messageId,
-      ...(draft.inReplyTo === undefined ? {} : { in_reply_to: draft.inReplyTo }),
-      references: draft.references,
-      from,
-      to: draft.to,
-      cc: draft.cc,
-      bcc: draft.bcc,
-      subject: draft.subject,
-      body: draft.body,
-      ...(draft.html === undefined ? {} : { html: draft.html }),
-      is_read: true,
-      received_at: at,
-      attachments,
-    };
-    await metadata.insertMessage(sent);
-    await this.#changed(userId, emailId, { type: 'message.new', email_id: emailId, folder_id: FOLDER.sent });
-
-    const envelope = envelopeOf(draft, this.#domains);
-    if (envelope.local.length > 0) {
-      // Same domain: no SMTP, but the worker's spam check and filing, as for any inbound mail.
-      const job: InboundJob = {
-        v: 1,
-        type: 'inbound',
-        email_id: newEmailId(),
-        raw_key,
-        mail_from: from.email,
-        recipients: [...new Set(envelope.local.map(localPartOf))],
-        auth: { spf: 'pass', dkim: 'none', dmarc: 'none' },
-        received_at: at,
-      };
-      await queue.enqueue(TOPIC.inbound, job.email_id, job);
-    }
-    for (const recipient of envelope.remote) {
-      const job: OutboundJob = {
-        v: 1,
-        type: 'outbound',
-        email_id: emailId,
-        raw_key,
-        sender_user_id: userId,
-        mail_from: from.email,
-        recipient,
-        subject: draft.subject,
-        message_id: messageId,
-        queued_at: at,
-      };
-      await queue.enqueue(TOPIC.outbound, `${emailId}/${recipient}`, job);
-    }
+    });
     return sent;
   }
 

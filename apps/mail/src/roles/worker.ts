@@ -13,12 +13,12 @@ import { newEmailId } from '../core/email-id.ts';
 import { TOPIC, type ChangeEvent, type ErrorJob, type InboundJob } from '../core/events.ts';
 import { FOLDER } from '../core/folders.ts';
 import { isSpam, scoreSpam } from '../core/spam.ts';
-import { resolveThread, threadKeys } from '../core/threading.ts';
-import { attachmentKey, rawKey } from '../blob-keys.ts';
+import { rawKey } from '../blob-keys.ts';
 import { composeMessage } from '../mime/compose.ts';
 import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
 import { handleJob } from './handle-job.ts';
-import type { AttachmentMeta, BlobStore, MetadataStore, Push, Queue, StoredMessage } from '../ports.ts';
+import { joinThread, storeAttachments } from '../store-steps.ts';
+import type { BlobStore, MetadataStore, Push, Queue, StoredMessage } from '../ports.ts';
 
 export interface WorkerOptions {
   readonly queue: Queue;
@@ -75,22 +75,10 @@ export function createWorker(options: WorkerOptions): Worker {
     folderId: string,
     spamScore: number,
   ) => {
-    const attachments: AttachmentMeta[] = [];
-    for (const [i, a] of parsed.attachments.entries()) {
-      const key = attachmentKey(userId, job.email_id, i);
-      await blobs.put(key, a.content);
-      attachments.push({
-        filename: a.filename,
-        content_type: a.contentType,
-        size: a.content.length,
-        blob_key: key,
-      });
-    }
+    const attachments = await storeAttachments(blobs, userId, job.email_id, parsed.attachments);
     const messageId = parsed.messageId ?? `${job.email_id}@${options.domains[0] ?? 'localhost'}`;
     const headers = { messageId, inReplyTo: parsed.inReplyTo, references: parsed.references };
-    const keys = threadKeys(headers);
-    const threadId = resolveThread(headers, await metadata.threadsOf(userId, keys), job.email_id);
-    await metadata.linkThread(userId, threadId, keys);
+    const threadId = await joinThread(metadata, userId, headers, job.email_id);
     const message: StoredMessage = {
       user_id: userId,
       email_id: job.email_id,
