@@ -3,29 +3,13 @@
  * `mail` scope and acts on the token subject's own mailbox only; the mailbox is created on a
  * user's first authenticated call.
  */
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
-import { kitErrors, problemResponse } from '@tessera/kit';
-import type { MailService, SendInput } from '../service.ts';
-import {
-  attachmentParamsSchema,
-  deleteReplySchema,
-  folderBodySchema,
-  folderListSchema,
-  folderParamsSchema,
-  folderSchema,
-  listQuerySchema,
-  messageParamsSchema,
-  messagePatchSchema,
-  messageSchema,
-  pageSchema,
-  pollQuerySchema,
-  pollReplySchema,
-  searchQuerySchema,
-  sendBodySchema,
-  threadParamsSchema,
-  threadSchema,
-} from './schemas.ts';
-import { messageView, pushView, summaryView } from './views.ts';
+import type { FastifyPluginCallback } from 'fastify';
+import type { MailService } from '../service.ts';
+import { folderRoutes } from './folder-routes.ts';
+import { messageRoutes } from './message-routes.ts';
+import { auth, tags, userOf } from './route-common.ts';
+import { pageSchema, pollQuerySchema, pollReplySchema, searchQuerySchema } from './schemas.ts';
+import { pushView, summaryView } from './views.ts';
 
 export interface MailRoutesOptions {
   readonly service: MailService;
@@ -34,29 +18,8 @@ export interface MailRoutesOptions {
   readonly sendBodyLimit: number;
 }
 
-const tags = ['mail'];
-const auth = { scope: 'mail' };
-const MINUTE = 60_000;
 // Users whose mailbox this process has made sure of; cleared when large (it is only a cache).
 const KNOWN_USERS_MAX = 100_000;
-
-interface FolderParams {
-  folder_id: string;
-}
-interface MessageParams {
-  message_id: string;
-}
-interface ListQuery {
-  limit: number;
-  cursor?: string;
-  is_read?: boolean;
-}
-
-function userOf(request: FastifyRequest): string {
-  const sub = request.principal?.sub;
-  if (sub === undefined) throw kitErrors.KIT_UNAUTHORIZED('missing bearer token');
-  return sub;
-}
 
 export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, options, done) => {
   const { service } = options;
@@ -70,184 +33,8 @@ export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, option
     known.add(user);
   });
 
-  app.get(
-    '/v1/folders',
-    {
-      schema: { tags, summary: "The caller's folders", response: { 200: folderListSchema } },
-      config: { auth },
-    },
-    async (request) => service.folders(userOf(request)),
-  );
-
-  app.post<{ Body: { name: string } }>(
-    '/v1/folders',
-    {
-      schema: {
-        tags,
-        summary: 'Create a custom folder',
-        body: folderBodySchema,
-        response: { 201: folderSchema, 409: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request, reply) =>
-      reply.code(201).send(await service.createFolder(userOf(request), request.body.name)),
-  );
-
-  app.patch<{ Params: FolderParams; Body: { name: string } }>(
-    '/v1/folders/:folder_id',
-    {
-      schema: {
-        tags,
-        summary: 'Rename a custom folder',
-        params: folderParamsSchema,
-        body: folderBodySchema,
-        response: { 200: folderSchema, 404: problemResponse, 409: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request) => service.renameFolder(userOf(request), request.params.folder_id, request.body.name),
-  );
-
-  app.delete<{ Params: FolderParams }>(
-    '/v1/folders/:folder_id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a custom folder (its messages go to Trash)',
-        params: folderParamsSchema,
-        response: { 204: { type: 'null' }, 404: problemResponse, 409: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request, reply) => {
-      await service.deleteFolder(userOf(request), request.params.folder_id);
-      return reply.code(204).send();
-    },
-  );
-
-  app.get<{ Params: FolderParams; Querystring: ListQuery }>(
-    '/v1/folders/:folder_id/messages',
-    {
-      schema: {
-        tags,
-        summary: "A folder's messages, newest first",
-        params: folderParamsSchema,
-        querystring: listQuerySchema,
-        response: { 200: pageSchema, 404: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request) => {
-      const { limit, cursor, is_read } = request.query;
-      const page = await service.listMessages(userOf(request), request.params.folder_id, {
-        limit,
-        ...(cursor === undefined ? {} : { cursor }),
-        ...(is_read === undefined ? {} : { isRead: is_read }),
-      });
-      return {
-        data: page.messages.map(summaryView),
-        ...(page.next === undefined ? {} : { next_cursor: page.next }),
-      };
-    },
-  );
-
-  app.post<{ Body: SendInput }>(
-    '/v1/messages',
-    {
-      bodyLimit: options.sendBodyLimit,
-      schema: { tags, summary: 'Send a message', body: sendBodySchema, response: { 201: messageSchema } },
-      config: { auth, rateLimit: { max: options.sendLimitPerMinute, timeWindow: MINUTE } },
-    },
-    async (request, reply) =>
-      reply.code(201).send(messageView(await service.send(userOf(request), request.body))),
-  );
-
-  app.get<{ Params: MessageParams }>(
-    '/v1/messages/:message_id',
-    {
-      schema: {
-        tags,
-        summary: 'One message',
-        params: messageParamsSchema,
-        response: { 200: messageSchema, 404: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request) => messageView(await service.message(userOf(request), request.params.message_id)),
-  );
-
-  app.get<{ Params: MessageParams & { filename: string } }>(
-    '/v1/messages/:message_id/attachments/:filename',
-    {
-      schema: {
-        tags,
-        summary: 'Download an attachment (streamed)',
-        params: attachmentParamsSchema,
-        response: { 404: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request, reply) => {
-      const { message_id, filename } = request.params;
-      const attachment = await service.attachment(userOf(request), message_id, filename);
-      return reply
-        .type(attachment.contentType)
-        .header('content-length', attachment.size)
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`)
-        .send(attachment.stream);
-    },
-  );
-
-  app.patch<{ Params: MessageParams; Body: { is_read?: boolean; folder_id?: string } }>(
-    '/v1/messages/:message_id',
-    {
-      schema: {
-        tags,
-        summary: 'Mark read or unread, or move to a folder',
-        params: messageParamsSchema,
-        body: messagePatchSchema,
-        response: { 200: messageSchema, 404: problemResponse, 409: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request) =>
-      messageView(await service.updateMessage(userOf(request), request.params.message_id, request.body)),
-  );
-
-  app.delete<{ Params: MessageParams }>(
-    '/v1/messages/:message_id',
-    {
-      schema: {
-        tags,
-        summary: 'Move to Trash; from Trash, delete for good',
-        params: messageParamsSchema,
-        response: { 200: deleteReplySchema, 404: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request) => {
-      const { message_id } = request.params;
-      const result = await service.deleteMessage(userOf(request), message_id);
-      return { email_id: message_id, deleted: result.deleted };
-    },
-  );
-
-  app.get<{ Params: { thread_id: string } }>(
-    '/v1/threads/:thread_id',
-    {
-      schema: {
-        tags,
-        summary: 'A conversation, oldest first',
-        params: threadParamsSchema,
-        response: { 200: threadSchema, 404: problemResponse },
-      },
-      config: { auth },
-    },
-    async (request) => ({
-      data: (await service.thread(userOf(request), request.params.thread_id)).map(messageView),
-    }),
-  );
+  void app.register(folderRoutes, { service });
+  void app.register(messageRoutes, options);
 
   app.get<{ Querystring: { q: string; limit: number; cursor?: string } }>(
     '/v1/search',
