@@ -7,68 +7,15 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import type { AccountType } from '../../core/account.ts';
 import { FOLDER, defaultFolders, isVirtualFolder, type Folder } from '../../core/folders.ts';
+import {
+  METADATA_SCHEMA,
+  toFolder,
+  toMessage,
+  type FolderRow,
+  type MessageRow,
+} from './sqlite-metadata-rows.ts';
 import type { AttachmentMeta, MessagePage, MessagePatch, MetadataStore, StoredMessage } from '../../ports.ts';
 import { settle } from './settle.ts';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS users (
-  user_id TEXT PRIMARY KEY,
-  created_at INTEGER NOT NULL,
-  account_type TEXT NOT NULL DEFAULT 'personal'
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS folders (
-  user_id TEXT NOT NULL,
-  folder_id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  special_use TEXT,
-  PRIMARY KEY (user_id, folder_id)
-); -- with a rowid: folders list in creation order
-CREATE TABLE IF NOT EXISTS messages (
-  user_id TEXT NOT NULL,
-  email_id TEXT NOT NULL,
-  folder_id TEXT NOT NULL,
-  thread_id TEXT NOT NULL,
-  is_read INTEGER NOT NULL,
-  received_at INTEGER NOT NULL,
-  doc TEXT NOT NULL,
-  PRIMARY KEY (user_id, email_id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS messages_folder ON messages (user_id, folder_id, email_id);
-CREATE INDEX IF NOT EXISTS messages_read ON messages (user_id, folder_id, is_read, email_id);
-CREATE INDEX IF NOT EXISTS messages_thread ON messages (user_id, thread_id, email_id);
-CREATE TABLE IF NOT EXISTS attachments (
-  user_id TEXT NOT NULL,
-  email_id TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  filename TEXT NOT NULL,
-  content_type TEXT NOT NULL,
-  size INTEGER NOT NULL,
-  blob_key TEXT NOT NULL,
-  PRIMARY KEY (user_id, email_id, position)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS thread_ids (
-  user_id TEXT NOT NULL,
-  message_id TEXT NOT NULL,
-  thread_id TEXT NOT NULL,
-  PRIMARY KEY (user_id, message_id)
-) WITHOUT ROWID;
-`;
-
-/** The columns of a message that are not keys or filters, kept as one JSON document. */
-type MessageDoc = Omit<
-  StoredMessage,
-  'user_id' | 'email_id' | 'folder_id' | 'thread_id' | 'is_read' | 'received_at' | 'attachments'
->;
-
-interface MessageRow {
-  user_id: string;
-  email_id: string;
-  folder_id: string;
-  thread_id: string;
-  is_read: number;
-  received_at: number;
-  doc: string;
-}
 
 const MAX_ID = 'g'; // sorts after every hex UUID: "no cursor" in a `<` comparison
 
@@ -80,7 +27,7 @@ export class SqliteMetadataStore implements MetadataStore {
   constructor(db: DatabaseSync, now: () => number = Date.now) {
     this.#db = db;
     this.#now = now;
-    db.exec(SCHEMA);
+    db.exec(METADATA_SCHEMA);
     const p = (sql: string): StatementSync => db.prepare(sql);
     this.#s = {
       insertUser: p('INSERT OR IGNORE INTO users (user_id, created_at) VALUES (?, ?)'),
@@ -320,35 +267,10 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   #toMessage(row: MessageRow): StoredMessage {
-    const doc = JSON.parse(row.doc) as MessageDoc;
     const attachments = this.#stmt('attachments').all(
       row.user_id,
       row.email_id,
     ) as unknown as AttachmentMeta[];
-    return {
-      ...doc,
-      user_id: row.user_id,
-      email_id: row.email_id,
-      folder_id: row.folder_id,
-      thread_id: row.thread_id,
-      is_read: row.is_read === 1,
-      received_at: row.received_at,
-      attachments: attachments.map((a) => ({ ...a })),
-    };
+    return toMessage(row, attachments);
   }
-}
-
-interface FolderRow {
-  folder_id: string;
-  name: string;
-  special_use: string | null;
-}
-
-function toFolder(userId: string, row: FolderRow): Folder {
-  return {
-    id: row.folder_id,
-    name: row.name,
-    user_id: userId,
-    ...(row.special_use === null ? {} : { special_use: row.special_use }),
-  };
 }
