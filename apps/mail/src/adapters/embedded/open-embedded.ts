@@ -1,0 +1,41 @@
+/**
+ * The embedded mail ports over one data directory: SQLite files for the queue, the metadata,
+ * the search index and the push backlog (one file each, so one busy role does not hold
+ * another's write lock), and blob files.
+ */
+import { join } from 'node:path';
+import { openSqlite } from '@tessera/kit/sqlite';
+import type { MailPorts } from '../../ports.ts';
+import { FileBlobStore } from './file-blob-store.ts';
+import { SqliteMetadataStore } from './sqlite-metadata-store.ts';
+import { SqlitePush } from './sqlite-push.ts';
+import { SqliteQueue } from './sqlite-queue.ts';
+import { SqliteSearchIndex } from './sqlite-search-index.ts';
+
+export interface EmbeddedMailOptions {
+  /** The platform's DATA_DIR; mail keeps its files under `<dataDir>/mail`. */
+  readonly dataDir: string;
+  readonly now?: () => number;
+  /** `full` survives power loss; `normal` a process crash only (faster). */
+  readonly synchronous?: 'full' | 'normal';
+}
+
+export function openEmbeddedMail(options: EmbeddedMailOptions): MailPorts {
+  const dir = join(options.dataDir, 'mail');
+  const sqlite = { synchronous: options.synchronous ?? 'full' } as const;
+  const queueDb = openSqlite(join(dir, 'queue.db'), sqlite);
+  const metadataDb = openSqlite(join(dir, 'metadata.db'), sqlite);
+  const searchDb = openSqlite(join(dir, 'search.db'), sqlite);
+  const pushDb = openSqlite(join(dir, 'push.db'), sqlite);
+  return {
+    queue: new SqliteQueue(queueDb, options.now),
+    metadata: new SqliteMetadataStore(metadataDb, options.now),
+    blobs: new FileBlobStore(join(dir, 'blobs')),
+    search: new SqliteSearchIndex(searchDb),
+    push: new SqlitePush(pushDb, { now: options.now }),
+    close() {
+      for (const db of [queueDb, metadataDb, searchDb, pushDb]) if (db.isOpen) db.close();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The embedded metadata store's tables and how their rows map to the port's types. Every
+ * table's key starts with user_id, the partition key the distributed store uses.
+ */
+import type { Folder } from '../../core/folders.ts';
+import type { AttachmentMeta, StoredMessage } from '../../ports.ts';
+
+export const METADATA_SCHEMA = `
+CREATE TABLE IF NOT EXISTS users (
+  user_id TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  account_type TEXT NOT NULL DEFAULT 'personal'
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS folders (
+  user_id TEXT NOT NULL,
+  folder_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  special_use TEXT,
+  PRIMARY KEY (user_id, folder_id)
+); -- with a rowid: folders list in creation order
+CREATE TABLE IF NOT EXISTS messages (
+  user_id TEXT NOT NULL,
+  email_id TEXT NOT NULL,
+  folder_id TEXT NOT NULL,
+  thread_id TEXT NOT NULL,
+  is_read INTEGER NOT NULL,
+  received_at INTEGER NOT NULL,
+  doc TEXT NOT NULL,
+  PRIMARY KEY (user_id, email_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS messages_folder ON messages (user_id, folder_id, email_id);
+CREATE INDEX IF NOT EXISTS messages_read ON messages (user_id, folder_id, is_read, email_id);
+CREATE INDEX IF NOT EXISTS messages_thread ON messages (user_id, thread_id, email_id);
+CREATE TABLE IF NOT EXISTS attachments (
+  user_id TEXT NOT NULL,
+  email_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  filename TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  blob_key TEXT NOT NULL,
+  PRIMARY KEY (user_id, email_id, position)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS thread_ids (
+  user_id TEXT NOT NULL,
+  message_id TEXT NOT NULL,
+  thread_id TEXT NOT NULL,
+  PRIMARY KEY (user_id, message_id)
+) WITHOUT ROWID;
+`;
+
+/** The columns of a message that are not keys or filters, kept as one JSON document. */
+export type MessageDoc = Omit<
+  StoredMessage,
+  'user_id' | 'email_id' | 'folder_id' | 'thread_id' | 'is_read' | 'received_at' | 'attachments'
+>;
+
+export interface MessageRow {
+  user_id: string;
+  email_id: string;
+  folder_id: string;
+  thread_id: string;
+  is_read: number;
+  received_at: number;
+  doc: string;
+}
+
+export interface FolderRow {
+  folder_id: string;
+  name: string;
+  special_use: string | null;
+}
+
+export function toFolder(userId: string, row: FolderRow): Folder {
+  return {
+    id: row.folder_id,
+    name: row.name,
+    user_id: userId,
+    ...(row.special_use === null ? {} : { special_use: row.special_use }),
+  };
+}
+
+export function toMessage(row: MessageRow, attachments: readonly AttachmentMeta[]): StoredMessage {
+  const doc = JSON.parse(row.doc) as MessageDoc;
+  return {
+    ...doc,
+    user_id: row.user_id,
+    email_id: row.email_id,
+    folder_id: row.folder_id,
+    thread_id: row.thread_id,
+    is_read: row.is_read === 1,
+    received_at: row.received_at,
+    attachments: attachments.map((a) => ({ ...a })),
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * The embedded metadata store. Every table's key starts with user_id, the partition key the
+ * distributed store uses, and every query names one user: nothing here reads across mailboxes.
+ * The spec's separate read/unread table is the index messages_read (same effect in SQLite).
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from '@tessera/kit/sqlite';
+import type { AccountType } from '../../core/account.ts';
+import { FOLDER, defaultFolders, isVirtualFolder, type Folder } from '../../core/folders.ts';
+import {
+  METADATA_SCHEMA,
+  toFolder,
+  toMessage,
+  type FolderRow,
+  type MessageRow,
+} from './sqlite-metadata-rows.ts';
+import type { AttachmentMeta, MessagePage, MessagePatch, MetadataStore, StoredMessage } from '../../ports.ts';
+import { settle } from './settle.ts';
+
+const MAX_ID = 'g'; // sorts after every hex UUID: "no cursor" in a `<` comparison
+
+export class SqliteMetadataStore implements MetadataStore {
+  readonly #db: DatabaseSync;
+  readonly #now: () => number;
+  readonly #s: Record<string, StatementSync>;
+
+  constructor(db: DatabaseSync, now: () => number = Date.now) {
+    this.#db = db;
+    this.#now = now;
+    db.exec(METADATA_SCHEMA);
+    const p = (sql: string): StatementSync => db.prepare(sql);
+    this.#s = {
+      insertUser: p('INSERT OR IGNORE INTO users (user_id, created_at) VALUES (?, ?)'),
+      hasUser: p('SELECT 1 AS x FROM users WHERE user_id = ?'),
+      accountType: p('SELECT account_type FROM users WHERE user_id = ?'),
+      setAccountType: p('UPDATE users SET account_type = ? WHERE user_id = ?'),
+      insertFolder: p(
+        'INSERT OR IGNORE INTO folders (user_id, folder_id, name, special_use) VALUES (?, ?, ?, ?)',
+      ),
+      folders: p('SELECT folder_id, name, special_use FROM folders WHERE user_id = ? ORDER BY rowid'),
+      folder: p('SELECT folder_id, name, special_use FROM folders WHERE user_id = ? AND folder_id = ?'),
+      renameFolder: p('UPDATE folders SET name = ? WHERE user_id = ? AND folder_id = ?'),
+      deleteFolder: p('DELETE FROM folders WHERE user_id = ? AND folder_id = ?'),
+      moveFolderToTrash: p(
+        `UPDATE messages SET folder_id = '${FOLDER.trash}' WHERE user_id = ? AND folder_id = ?`,
+      ),
+      insertMessage: p(
+        'INSERT OR IGNORE INTO messages (user_id, email_id, folder_id, thread_id, is_read, received_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      insertAttachment: p(
+        'INSERT INTO attachments (user_id, email_id, position, filename, content_type, size, blob_key) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      message: p('SELECT * FROM messages WHERE user_id = ? AND email_id = ?'),
+      attachments: p(
+        'SELECT filename, content_type, size, blob_key FROM attachments WHERE user_id = ? AND email_id = ? ORDER BY position',
+      ),
+      listFolder: p(
+        'SELECT * FROM messages WHERE user_id = ? AND folder_id = ? AND email_id < ? ORDER BY email_id DESC LIMIT ?',
+      ),
+      listFolderRead: p(
+        'SELECT * FROM messages WHERE user_id = ? AND folder_id = ? AND is_read = ? AND email_id < ? ORDER BY email_id DESC LIMIT ?',
+      ),
+      listAll: p(
+        `SELECT * FROM messages WHERE user_id = ? AND folder_id NOT IN ('${FOLDER.junk}', '${FOLDER.trash}') AND email_id < ? ORDER BY email_id DESC LIMIT ?`,
+      ),
+      listAllRead: p(
+        `SELECT * FROM messages WHERE user_id = ? AND folder_id NOT IN ('${FOLDER.junk}', '${FOLDER.trash}') AND is_read = ? AND email_id < ? ORDER BY email_id DESC LIMIT ?`,
+      ),
+      update: p('UPDATE messages SET is_read = ?, folder_id = ? WHERE user_id = ? AND email_id = ?'),
+      deleteMessage: p('DELETE FROM messages WHERE user_id = ? AND email_id = ?'),
+      deleteAttachments: p('DELETE FROM attachments WHERE user_id = ? AND email_id = ?'),
+      threadOf: p('SELECT thread_id FROM thread_ids WHERE user_id = ? AND message_id = ?'),
+      linkThread: p('INSERT OR IGNORE INTO thread_ids (user_id, message_id, thread_id) VALUES (?, ?, ?)'),
+      thread: p('SELECT * FROM messages WHERE user_id = ? AND thread_id = ? ORDER BY email_id'),
+    };
+  }
+
+  #stmt(name: string): StatementSync {
+    const stmt = this.#s[name];
+    if (stmt === undefined) throw new Error(`no statement ${name}`);
+    return stmt;
+  }
+
+  ensureUser(userId: string): Promise<boolean> {
+    return settle(() => {
+      return transaction(this.#db, () => {
+        const created = this.#stmt('insertUser').run(userId, this.#now()).changes > 0;
+        if (created) {
+          for (const f of defaultFolders(userId))
+            this.#stmt('insertFolder').run(userId, f.id, f.name, f.special_use ?? null);
+        }
+        return created;
+      });
+    });
+  }
+
+  hasUser(userId: string): Promise<boolean> {
+    return settle(() => {
+      return this.#stmt('hasUser').get(userId) !== undefined;
+    });
+  }
+
+  accountType(userId: string): Promise<AccountType | undefined> {
+    return settle(() => {
+      const row = this.#stmt('accountType').get(userId) as { account_type: AccountType } | undefined;
+      return row?.account_type;
+    });
+  }
+
+  setAccountType(userId: string, type: AccountType): Promise<void> {
+    return settle(() => {
+      this.#stmt('setAccountType').run(type, userId);
+    });
+  }
+
+  folders(userId: string): Promise<Folder[]> {
+    return settle(() => {
+      const rows = this.#stmt('folders').all(userId) as unknown as FolderRow[];
+      return rows.map((row) => toFolder(userId, row));
+    });
+  }
+
+  folder(userId: string, folderId: string): Promise<Folder | undefined> {
+    return settle(() => {
+      const row = this.#stmt('folder').get(userId, folderId) as FolderRow | undefined;
+      return row === undefined ? undefined : toFolder(userId, row);
+    });
+  }
+
+  createFolder(folder: Folder): Promise<void> {
+    return settle(() => {
+      this.#stmt('insertFolder').run(folder.user_id, folder.id, folder.name, folder.special_use ?? null);
+    });
+  }
+
+  renameFolder(userId: string, folderId: string, name: string): Promise<void> {
+    return settle(() => {
+      this.#stmt('renameFolder').run(name, userId, folderId);
+    });
+  }
+
+  deleteFolder(userId: string, folderId: string): Promise<void> {
+    return settle(() => {
+      transaction(this.#db, () => {
+        this.#stmt('moveFolderToTrash').run(userId, folderId);
+        this.#stmt('deleteFolder').run(userId, folderId);
+      });
+    });
+  }
+
+  insertMessage(m: StoredMessage): Promise<boolean> {
+    return settle(() => {
+      const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
+      return transaction(this.#db, () => {
+        const inserted =
+          this.#stmt('insertMessage').run(
+            user_id,
+            email_id,
+            folder_id,
+            thread_id,
+            is_read ? 1 : 0,
+            received_at,
+            JSON.stringify(doc),
+          ).changes > 0;
+        if (inserted) {
+          attachments.forEach((a, i) =>
+            this.#stmt('insertAttachment').run(
+              user_id,
+              email_id,
+              i,
+              a.filename,
+              a.content_type,
+              a.size,
+              a.blob_key,
+            ),
+          );
+        }
+        return inserted;
+      });
+    });
+  }
+
+  message(userId: string, emailId: string): Promise<StoredMessage | undefined> {
+    return settle(() => {
+      const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
+      return row === undefined ? undefined : this.#toMessage(row);
+    });
+  }
+
+  listMessages(
+    userId: string,
+    folderId: string,
+    options: { limit: number; before?: string; isRead?: boolean },
+  ): Promise<MessagePage> {
+    return settle(() => {
+      const before = options.before ?? MAX_ID;
+      // One more row than asked tells whether there is a next page.
+      const n = options.limit + 1;
+      const virtual = isVirtualFolder(folderId);
+      const rows = (options.isRead === undefined
+        ? virtual
+          ? this.#stmt('listAll').all(userId, before, n)
+          : this.#stmt('listFolder').all(userId, folderId, before, n)
+        : virtual
+          ? this.#stmt('listAllRead').all(userId, options.isRead ? 1 : 0, before, n)
+          : this.#stmt('listFolderRead').all(
+              userId,
+              folderId,
+              options.isRead ? 1 : 0,
+              before,
+              n,
+            )) as unknown as MessageRow[];
+      const page = rows.slice(0, options.limit).map((row) => this.#toMessage(row));
+      const last = page.at(-1);
+      return rows.length > options.limit && last !== undefined
+        ? { messages: page, next: last.email_id }
+        : { messages: page };
+    });
+  }
+
+  updateMessage(userId: string, emailId: string, patch: MessagePatch): Promise<StoredMessage | undefined> {
+    return settle(() => {
+      return transaction(this.#db, () => {
+        const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
+        if (row === undefined) return undefined;
+        const isRead = patch.is_read === undefined ? row.is_read : patch.is_read ? 1 : 0;
+        const folderId = patch.folder_id ?? row.folder_id;
+        this.#stmt('update').run(isRead, folderId, userId, emailId);
+        return this.#toMessage({ ...row, is_read: isRead, folder_id: folderId });
+      });
+    });
+  }
+
+  deleteMessage(userId: string, emailId: string): Promise<boolean> {
+    return settle(() => {
+      return transaction(this.#db, () => {
+        this.#stmt('deleteAttachments').run(userId, emailId);
+        return this.#stmt('deleteMessage').run(userId, emailId).changes > 0;
+      });
+    });
+  }
+
+  threadsOf(userId: string, messageIds: readonly string[]): Promise<Map<string, string>> {
+    return settle(() => {
+      const found = new Map<string, string>();
+      for (const id of messageIds) {
+        const row = this.#stmt('threadOf').get(userId, id) as { thread_id: string } | undefined;
+        if (row !== undefined) found.set(id, row.thread_id);
+      }
+      return found;
+    });
+  }
+
+  linkThread(userId: string, threadId: string, messageIds: readonly string[]): Promise<void> {
+    return settle(() => {
+      transaction(this.#db, () => {
+        for (const id of messageIds) this.#stmt('linkThread').run(userId, id, threadId);
+      });
+    });
+  }
+
+  thread(userId: string, threadId: string): Promise<StoredMessage[]> {
+    return settle(() => {
+      const rows = this.#stmt('thread').all(userId, threadId) as unknown as MessageRow[];
+      return rows.map((row) => this.#toMessage(row));
+    });
+  }
+
+  #toMessage(row: MessageRow): StoredMessage {
+    const attachments = this.#stmt('attachments').all(
+      row.user_id,
+      row.email_id,
+    ) as unknown as AttachmentMeta[];
+    return toMessage(row, attachments);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The embedded durable queue: one table, one row per job, shared by every role that opens the
+ * same file (so roles in separate processes work too). A claim leases a job by pushing its
+ * ready_at past the lease; a consumer that dies leaves the job to come back when it runs out.
+ */
+import { EventEmitter } from 'node:events';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from '@tessera/kit/sqlite';
+import type { Topic } from '../../core/events.ts';
+import type { Job, Queue, QueueStats } from '../../ports.ts';
+import { settle } from './settle.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  topic TEXT NOT NULL,
+  id TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  enqueued_at INTEGER NOT NULL,
+  ready_at INTEGER NOT NULL,
+  PRIMARY KEY (topic, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS jobs_ready ON jobs (topic, ready_at, enqueued_at);
+`;
+
+interface JobRow {
+  id: string;
+  payload: string;
+  attempts: number;
+  enqueued_at: number;
+}
+
+export class SqliteQueue implements Queue {
+  readonly #db: DatabaseSync;
+  readonly #now: () => number;
+  readonly #ready = new EventEmitter();
+  readonly #insert: StatementSync;
+  readonly #select: StatementSync;
+  readonly #anyReady: StatementSync;
+  readonly #lease: StatementSync;
+  readonly #delete: StatementSync;
+  readonly #retry: StatementSync;
+  readonly #stats: StatementSync;
+
+  constructor(db: DatabaseSync, now: () => number = Date.now) {
+    this.#db = db;
+    this.#now = now;
+    db.exec(SCHEMA);
+    this.#ready.setMaxListeners(0);
+    this.#insert = db.prepare(
+      'INSERT OR IGNORE INTO jobs (topic, id, payload, enqueued_at, ready_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.#select = db.prepare(
+      'SELECT id, payload, attempts, enqueued_at FROM jobs WHERE topic = ? AND ready_at <= ? ORDER BY ready_at, enqueued_at LIMIT ?',
+    );
+    this.#anyReady = db.prepare('SELECT 1 AS x FROM jobs WHERE topic = ? AND ready_at <= ? LIMIT 1');
+    this.#lease = db.prepare('UPDATE jobs SET ready_at = ? WHERE topic = ? AND id = ?');
+    this.#delete = db.prepare('DELETE FROM jobs WHERE topic = ? AND id = ?');
+    this.#retry = db.prepare(
+      'UPDATE jobs SET ready_at = ?, attempts = attempts + 1 WHERE topic = ? AND id = ?',
+    );
+    this.#stats = db.prepare('SELECT count(*) AS size, min(enqueued_at) AS oldest FROM jobs WHERE topic = ?');
+  }
+
+  enqueue(topic: Topic, id: string, payload: unknown, options: { notBefore?: number } = {}): Promise<void> {
+    return settle(() => {
+      const now = this.#now();
+      this.#insert.run(topic, id, JSON.stringify(payload), now, options.notBefore ?? now);
+      this.#ready.emit(topic);
+    });
+  }
+
+  claim<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]> {
+    return settle(() => {
+      const now = this.#now();
+      // An idle consumer polls often: a read first spares it the write lock of an empty claim.
+      if (this.#anyReady.get(topic, now) === undefined) return [];
+      return transaction(this.#db, () => {
+        const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
+        for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
+        return rows.map((row) => ({
+          id: row.id,
+          payload: JSON.parse(row.payload) as T,
+          attempts: row.attempts,
+          enqueuedAt: row.enqueued_at,
+        }));
+      });
+    });
+  }
+
+  ack(topic: Topic, id: string): Promise<void> {
+    return settle(() => {
+      this.#delete.run(topic, id);
+    });
+  }
+
+  retry(topic: Topic, id: string, notBefore: number): Promise<void> {
+    return settle(() => {
+      this.#retry.run(notBefore, topic, id);
+      this.#ready.emit(topic);
+    });
+  }
+
+  stats(topic: Topic): Promise<QueueStats> {
+    return settle(() => {
+      const row = this.#stats.get(topic) as { size: number; oldest: number | null };
+      return { size: row.size, oldestAgeMs: row.oldest === null ? 0 : Math.max(0, this.#now() - row.oldest) };
+    });
+  }
+
+  onReady(topic: Topic, listener: () => void): () => void {
+    this.#ready.on(topic, listener);
+    return () => this.#ready.off(topic, listener);
+  }
+}

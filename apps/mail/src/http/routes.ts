@@ -1,0 +1,89 @@
+/**
+ * The mail REST API (spec/mail.md, issue 13) as one fastify plugin. Every route needs the
+ * `mail` scope and acts on the token subject's own mailbox only; the mailbox is created on a
+ * user's first authenticated call.
+ */
+import type { FastifyPluginCallback } from 'fastify';
+import type { MailService } from '../service.ts';
+import { folderRoutes } from './folder-routes.ts';
+import { messageRoutes } from './message-routes.ts';
+import { auth, tags, userOf } from './route-common.ts';
+import { pageSchema, pollQuerySchema, pollReplySchema, searchQuerySchema } from './schemas.ts';
+import { pushView, summaryView } from './views.ts';
+
+export interface MailRoutesOptions {
+  readonly service: MailService;
+  readonly sendLimitPerMinute: number;
+  /** Largest POST /v1/messages body (base64 attachments included). */
+  readonly sendBodyLimit: number;
+}
+
+// Users whose mailbox this process has made sure of; cleared when large (it is only a cache).
+const KNOWN_USERS_MAX = 100_000;
+
+export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, options, done) => {
+  const { service } = options;
+  const known = new Set<string>();
+
+  app.addHook('preHandler', async (request) => {
+    const user = userOf(request);
+    if (known.has(user)) return;
+    await service.ensureMailbox(user);
+    if (known.size >= KNOWN_USERS_MAX) known.clear();
+    known.add(user);
+  });
+
+  void app.register(folderRoutes, { service });
+  void app.register(messageRoutes, options);
+
+  app.get<{ Querystring: { q: string; limit: number; cursor?: string } }>(
+    '/v1/search',
+    {
+      schema: {
+        tags,
+        summary: "Search the caller's mail, newest first",
+        querystring: searchQuerySchema,
+        response: { 200: pageSchema },
+      },
+      config: { auth },
+    },
+    async (request) => {
+      const { q, limit, cursor } = request.query;
+      const found = await service.search(userOf(request), q, {
+        limit,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      return {
+        data: found.messages.map(summaryView),
+        ...(found.next === undefined ? {} : { next_cursor: found.next }),
+      };
+    },
+  );
+
+  app.get<{ Querystring: { since: number; wait_ms: number } }>(
+    '/v1/events/poll',
+    {
+      schema: {
+        tags,
+        summary: 'Long poll: the events after `since`, waiting up to wait_ms for one',
+        querystring: pollQuerySchema,
+        response: { 200: pollReplySchema },
+      },
+      config: { auth },
+    },
+    async (request, reply) => {
+      const { since, wait_ms } = request.query;
+      // A client that goes away ends its wait instead of holding a listener until the timeout
+      // (the response's close, not the request's: that one fires once the request is read).
+      const controller = new AbortController();
+      reply.raw.once('close', () => controller.abort());
+      const records = await service.poll(userOf(request), since, {
+        waitMs: wait_ms,
+        limit: 100,
+        signal: controller.signal,
+      });
+      return { data: records.map(pushView), next_since: records.at(-1)?.seq ?? since };
+    },
+  );
+  done();
+};

@@ -1,0 +1,143 @@
+/**
+ * Wires the mail roles over a set of ports: the service facade (what the API calls), the
+ * smtp-in server, and the worker, smtp-out and indexer consumers. Until the kit's service
+ * descriptor lands, this is how the embedded platform and the tests start mail in process.
+ */
+import { readFileSync } from 'node:fs';
+import { createMailauthVerifier, type SenderVerifier } from './adapters/mailauth-verifier.ts';
+import { createRecordResolver, createResolver, type MailResolver } from './adapters/dns-resolver.ts';
+import type { MailConfig } from './config.ts';
+import { TOPIC } from './core/events.ts';
+import type { MailPorts } from './ports.ts';
+import { runConsumer, type RunningConsumer } from './roles/consumer.ts';
+import { createIndexer } from './roles/indexer.ts';
+import { startSmtpIn, type RunningSmtpIn } from './roles/smtp-in.ts';
+import { createSmtpOut, type DkimKey } from './roles/smtp-out.ts';
+import { createWorker } from './roles/worker.ts';
+import { MailService } from './service.ts';
+
+export interface StartMailOptions {
+  readonly config: MailConfig;
+  readonly ports: MailPorts;
+  /** DNS for MX lookups; default: MAIL_DNS_SERVER or the system's. */
+  readonly resolver?: MailResolver;
+  /** SPF/DKIM/DMARC of inbound mail; default: mailauth over the same DNS server. */
+  readonly verifySender?: SenderVerifier;
+  /** Default: MAIL_DKIM_KEY_FILE with MAIL_DKIM_SELECTOR for the primary domain, if set. */
+  readonly dkim?: DkimKey;
+  /** Default: SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE, if set. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  /** false: no SMTP listener (API-only tests). */
+  readonly smtpIn?: boolean;
+  /** false: the consumers do not run by themselves; call `settle()` (deterministic tests). */
+  readonly consumers?: boolean;
+  readonly pollMs?: number;
+  readonly now?: () => number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface RunningMail {
+  readonly service: MailService;
+  readonly ports: MailPorts;
+  readonly smtpIn?: RunningSmtpIn;
+  /** Runs worker, smtp-out and indexer until none has anything ready (bounded rounds). */
+  settle(maxRounds?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+function dkimFromConfig(config: MailConfig): DkimKey | undefined {
+  if (config.MAIL_DKIM_KEY_FILE === undefined) return undefined;
+  return {
+    domainName: config.domains[0],
+    keySelector: config.MAIL_DKIM_SELECTOR,
+    privateKey: readFileSync(config.MAIL_DKIM_KEY_FILE, 'utf8'),
+  };
+}
+
+function tlsFromConfig(config: MailConfig): { cert: Buffer; key: Buffer } | undefined {
+  if (config.SMTP_TLS_CERT_FILE === undefined || config.SMTP_TLS_KEY_FILE === undefined) return undefined;
+  return { cert: readFileSync(config.SMTP_TLS_CERT_FILE), key: readFileSync(config.SMTP_TLS_KEY_FILE) };
+}
+
+export async function startMail(options: StartMailOptions): Promise<RunningMail> {
+  const { config, ports } = options;
+  const resolver = options.resolver ?? createResolver(config.MAIL_DNS_SERVER);
+  const dkim = options.dkim ?? dkimFromConfig(config);
+  const tls = options.tls ?? tlsFromConfig(config);
+  const service = new MailService({
+    ports,
+    domains: config.domains,
+    maxMessageBytes: config.MAIL_MAX_MESSAGE_BYTES,
+    attachmentLimits: {
+      personal: config.MAIL_ATTACHMENT_LIMIT_BYTES,
+      business: config.MAIL_BUSINESS_ATTACHMENT_LIMIT_BYTES,
+    },
+    now: options.now,
+  });
+  const worker = createWorker({
+    ...ports,
+    domains: config.domains,
+    spamThreshold: config.MAIL_SPAM_THRESHOLD,
+    now: options.now,
+    onError: options.onError,
+  });
+  const smtpOut = createSmtpOut({
+    queue: ports.queue,
+    blobs: ports.blobs,
+    resolver,
+    remotePort: config.SMTP_REMOTE_PORT,
+    heloName: config.domains[0],
+    retry: {
+      baseMs: config.MAIL_RETRY_BASE_MS,
+      maxMs: config.MAIL_RETRY_MAX_MS,
+      giveUpAfterMs: config.MAIL_GIVE_UP_AFTER_MS,
+    },
+    ...(dkim === undefined ? {} : { dkim }),
+    now: options.now,
+    onError: options.onError,
+  });
+  const indexer = createIndexer({ ...ports, now: options.now, onError: options.onError });
+  const smtpIn =
+    options.smtpIn === false
+      ? undefined
+      : await startSmtpIn({
+          ...ports,
+          domains: config.domains,
+          maxMessageBytes: config.MAIL_MAX_MESSAGE_BYTES,
+          verifySender:
+            options.verifySender ?? createMailauthVerifier(createRecordResolver(config.MAIL_DNS_SERVER)),
+          host: config.SMTP_HOST,
+          port: config.SMTP_PORT,
+          ...(tls === undefined ? {} : { tls }),
+          now: options.now,
+          onError: options.onError,
+        });
+  const consumers: RunningConsumer[] = [];
+  if (options.consumers !== false) {
+    const loop = { pollMs: options.pollMs ?? 500, onError: options.onError };
+    consumers.push(
+      runConsumer(ports.queue, TOPIC.inbound, worker, loop),
+      runConsumer(ports.queue, TOPIC.errors, worker, loop),
+      runConsumer(ports.queue, TOPIC.outbound, smtpOut, loop),
+      runConsumer(ports.queue, TOPIC.changes, indexer, loop),
+    );
+  }
+  return {
+    service,
+    ports,
+    ...(smtpIn === undefined ? {} : { smtpIn }),
+    async settle(maxRounds = 100) {
+      let total = 0;
+      for (let round = 0; round < maxRounds; round++) {
+        const handled = (await worker.drain()) + (await smtpOut.drain()) + (await indexer.drain());
+        if (handled === 0) return total;
+        total += handled;
+      }
+      return total;
+    },
+    async close() {
+      await smtpIn?.close();
+      await Promise.all(consumers.map((c) => c.stop()));
+    },
+  };
+}

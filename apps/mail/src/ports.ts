@@ -1,0 +1,169 @@
+/**
+ * The mail service's ports: what the roles need from infrastructure, whatever the backend.
+ * Embedded mode implements them over node:sqlite, files and an in-process emitter
+ * (adapters/embedded); distributed mode over JetStream, Cassandra, MinIO, Elasticsearch and
+ * NATS (later adapters), with the cores and roles unchanged.
+ */
+import type { Readable } from 'node:stream';
+import type { Address } from './core/address.ts';
+import type { AccountType } from './core/account.ts';
+import type { Folder } from './core/folders.ts';
+import type { AuthResults, PushEvent, SearchDocument, Topic } from './core/events.ts';
+import type { SearchQuery } from './core/search-query.ts';
+
+export interface Job<T> {
+  readonly id: string;
+  readonly payload: T;
+  /** Failed attempts so far (0 on first delivery). */
+  readonly attempts: number;
+  readonly enqueuedAt: number;
+}
+
+export interface QueueStats {
+  readonly size: number;
+  /** Age of the oldest job (ms), 0 when empty. */
+  readonly oldestAgeMs: number;
+}
+
+/**
+ * A durable work queue per topic, at least once: a claimed job is leased to one consumer and
+ * comes back when the lease runs out (the consumer crashed) unless it is acked or retried.
+ * Ids are natural ids: enqueueing an id that is already queued changes nothing.
+ */
+export interface Queue {
+  enqueue(topic: Topic, id: string, payload: unknown, options?: { notBefore?: number }): Promise<void>;
+  claim<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]>;
+  ack(topic: Topic, id: string): Promise<void>;
+  /** Gives the job back for another attempt at `notBefore`, counting one more failed attempt. */
+  retry(topic: Topic, id: string, notBefore: number): Promise<void>;
+  stats(topic: Topic): Promise<QueueStats>;
+  /** Calls `listener` when a job may be ready on `topic` (a hint; consumers also poll). */
+  onReady(topic: Topic, listener: () => void): () => void;
+}
+
+export interface AttachmentMeta {
+  readonly filename: string;
+  readonly content_type: string;
+  readonly size: number;
+  readonly blob_key: string;
+}
+
+/** A message as stored in one user's partition. */
+export interface StoredMessage {
+  readonly user_id: string;
+  readonly email_id: string;
+  readonly folder_id: string;
+  readonly thread_id: string;
+  readonly message_id: string;
+  readonly in_reply_to?: string;
+  readonly references: readonly string[];
+  readonly from: Address;
+  readonly to: readonly Address[];
+  readonly cc: readonly Address[];
+  /** Only on the sender's own copy. */
+  readonly bcc: readonly Address[];
+  readonly subject: string;
+  readonly body: string;
+  readonly html?: string;
+  readonly is_read: boolean;
+  readonly received_at: number;
+  readonly attachments: readonly AttachmentMeta[];
+  readonly auth?: AuthResults;
+  readonly spam_score?: number;
+}
+
+export interface MessagePage {
+  readonly messages: readonly StoredMessage[];
+  /** email_id to pass as `before` for the next page; undefined on the last page. */
+  readonly next?: string;
+}
+
+export interface MessagePatch {
+  readonly is_read?: boolean;
+  readonly folder_id?: string;
+}
+
+/** Folders, messages and threads, every row in its user's partition (key user_id). */
+export interface MetadataStore {
+  /** Creates the mailbox with its default folders; true when it did not exist. */
+  ensureUser(userId: string): Promise<boolean>;
+  hasUser(userId: string): Promise<boolean>;
+  /** undefined when the user has no mailbox. */
+  accountType(userId: string): Promise<AccountType | undefined>;
+  setAccountType(userId: string, type: AccountType): Promise<void>;
+  folders(userId: string): Promise<Folder[]>;
+  folder(userId: string, folderId: string): Promise<Folder | undefined>;
+  createFolder(folder: Folder): Promise<void>;
+  renameFolder(userId: string, folderId: string, name: string): Promise<void>;
+  /** Deletes a custom folder; its messages move to Trash. */
+  deleteFolder(userId: string, folderId: string): Promise<void>;
+  /** Stores a message; an email_id already stored for the user is left as it is (false). */
+  insertMessage(message: StoredMessage): Promise<boolean>;
+  message(userId: string, emailId: string): Promise<StoredMessage | undefined>;
+  /** Newest first, ids strictly below `before`. */
+  listMessages(
+    userId: string,
+    folderId: string,
+    options: { limit: number; before?: string; isRead?: boolean },
+  ): Promise<MessagePage>;
+  updateMessage(userId: string, emailId: string, patch: MessagePatch): Promise<StoredMessage | undefined>;
+  deleteMessage(userId: string, emailId: string): Promise<boolean>;
+  /** Thread ids of the given Message-Ids the user already has. */
+  threadsOf(userId: string, messageIds: readonly string[]): Promise<Map<string, string>>;
+  /** Records message ids as belonging to a thread (ids already recorded keep their thread). */
+  linkThread(userId: string, threadId: string, messageIds: readonly string[]): Promise<void>;
+  thread(userId: string, threadId: string): Promise<StoredMessage[]>;
+}
+
+/** Attachment contents and raw messages, by key. */
+export interface BlobStore {
+  put(key: string, data: Buffer | Readable): Promise<number>;
+  get(key: string): Promise<Readable | undefined>;
+  read(key: string): Promise<Buffer | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+export interface SearchHit {
+  readonly email_id: string;
+  readonly received_at: number;
+}
+
+/** Full-text search over each user's own mail, fed asynchronously from change events. */
+export interface SearchIndex {
+  upsert(doc: SearchDocument): Promise<void>;
+  remove(userId: string, emailId: string): Promise<void>;
+  /** Newest first; `before` is an email_id cursor. */
+  search(
+    userId: string,
+    query: SearchQuery,
+    options: { limit: number; before?: string },
+  ): Promise<SearchHit[]>;
+}
+
+export interface PushRecord {
+  readonly seq: number;
+  readonly at: number;
+  readonly event: PushEvent;
+}
+
+/** Tells online users what changed; keeps a backlog for clients that poll after being offline. */
+export interface Push {
+  publish(userId: string, event: PushEvent): Promise<void>;
+  subscribe(userId: string, listener: (record: PushRecord) => void): () => void;
+  /** Records after `since`; waits up to `waitMs` for one when there are none yet. */
+  poll(
+    userId: string,
+    since: number,
+    options: { waitMs: number; limit: number; signal?: AbortSignal },
+  ): Promise<PushRecord[]>;
+}
+
+/** Everything the roles of one mail deployment share. */
+export interface MailPorts {
+  readonly queue: Queue;
+  readonly metadata: MetadataStore;
+  readonly blobs: BlobStore;
+  readonly search: SearchIndex;
+  readonly push: Push;
+  close(): Promise<void>;
+}

@@ -1,0 +1,140 @@
+/**
+ * smtp-in: the inbound SMTP server (smtp-server). It accepts mail for existing local
+ * mailboxes only, checks the sender's SPF/DKIM/DMARC, stores the raw message in the blob
+ * store and queues one inbound job, and only then answers 250: what it acknowledges is durable.
+ */
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { REPLY, classifyRecipient, type SmtpReply } from '../core/acceptance.ts';
+import { newEmailId } from '../core/email-id.ts';
+import { TOPIC, type InboundJob } from '../core/events.ts';
+import { rawKey } from '../blob-keys.ts';
+import type { SenderVerifier } from '../adapters/mailauth-verifier.ts';
+import type { BlobStore, MetadataStore, Queue } from '../ports.ts';
+
+export interface SmtpInOptions {
+  readonly queue: Queue;
+  readonly blobs: BlobStore;
+  readonly metadata: MetadataStore;
+  readonly domains: readonly string[];
+  readonly maxMessageBytes: number;
+  readonly verifySender: SenderVerifier;
+  readonly host: string;
+  readonly port: number;
+  /** PEM certificate and key: STARTTLS is offered only with them. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  readonly now?: () => number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface RunningSmtpIn {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+type SmtpError = Error & { responseCode: number };
+
+function smtpError(reply: SmtpReply): SmtpError {
+  return Object.assign(new Error(reply.message), { responseCode: reply.code });
+}
+
+async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function receivedHeader(session: SMTPServerSession, mta: string, id: string, now: number): string {
+  const helo = session.hostNameAppearsAs || 'unknown';
+  return `Received: from ${helo} ([${session.remoteAddress}])\r\n\tby ${mta} (tessera) with ESMTP id ${id};\r\n\t${new Date(now).toUTCString()}\r\n`;
+}
+
+export async function startSmtpIn(options: SmtpInOptions): Promise<RunningSmtpIn> {
+  const now = options.now ?? Date.now;
+  const mta = options.domains[0] ?? 'localhost';
+  const accept = async (address: string): Promise<void> => {
+    const verdict = classifyRecipient(address, options.domains);
+    if (verdict.kind === 'reject') throw smtpError(verdict.reply);
+    if (!(await options.metadata.hasUser(verdict.userId))) throw smtpError(REPLY.unknownUser);
+  };
+
+  /** The users of the recipients smtp-server accepted for this transaction (each once). */
+  const usersOf = (session: SMTPServerSession): string[] => {
+    const users = new Set<string>();
+    for (const rcpt of session.envelope.rcptTo) {
+      const verdict = classifyRecipient(rcpt.address, options.domains);
+      if (verdict.kind === 'local') users.add(verdict.userId);
+    }
+    return [...users];
+  };
+
+  const receive = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> => {
+    const raw = await readAll(stream);
+    if (stream.sizeExceeded) throw smtpError(REPLY.tooLarge);
+    const users = usersOf(session);
+    const receivedAt = now();
+    const emailId = newEmailId();
+    const mailFrom = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+    const auth = await options.verifySender(raw, {
+      ip: session.remoteAddress,
+      helo: session.hostNameAppearsAs,
+      mailFrom,
+      mta,
+    });
+    const trace = `${auth.header === undefined ? '' : `${auth.header}\r\n`}${receivedHeader(session, mta, emailId, receivedAt)}`;
+    await options.blobs.put(rawKey(emailId), Buffer.concat([Buffer.from(trace), raw]));
+    const job: InboundJob = {
+      v: 1,
+      type: 'inbound',
+      email_id: emailId,
+      raw_key: rawKey(emailId),
+      mail_from: mailFrom,
+      recipients: users,
+      auth,
+      received_at: receivedAt,
+    };
+    await options.queue.enqueue(TOPIC.inbound, emailId, job);
+    return `2.0.0 Ok: queued as ${emailId}`;
+  };
+
+  const server = new SMTPServer({
+    name: mta,
+    banner: 'Tessera mail',
+    size: options.maxMessageBytes,
+    authOptional: true,
+    // This port receives mail for local users; users send through the REST API.
+    disabledCommands: options.tls === undefined ? ['AUTH', 'STARTTLS'] : ['AUTH'],
+    ...(options.tls === undefined ? {} : { cert: options.tls.cert, key: options.tls.key }),
+    disableReverseLookup: true,
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      accept(address.address).then(
+        () => callback(),
+        (error: unknown) => callback(error as Error),
+      );
+    },
+    onData(stream, session, callback) {
+      receive(stream, session).then(
+        (message) => callback(null, message),
+        (error: unknown) => {
+          if ((error as Partial<SmtpError>).responseCode === undefined) {
+            options.onError?.(error);
+            callback(smtpError(REPLY.tempFailure));
+          } else callback(error as Error);
+        },
+      );
+    },
+  });
+  server.on('error', (error) => options.onError?.(error));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

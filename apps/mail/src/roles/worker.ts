@@ -1,0 +1,234 @@
+/**
+ * worker: turns each accepted message into mailbox entries. Per inbound job it parses the raw
+ * message, puts attachments in the blob store, scores spam, and for each local recipient
+ * files a copy into Inbox or Junk (threaded), tells the user and emits a change event.
+ * It also turns the error queue into bounces: each failure goes back to a local sender.
+ *
+ * At least once: a job redelivered after a crash stores nothing twice (the copy's key is
+ * user_id + the job's email_id), and is acked only when every recipient has its copy.
+ */
+import { domainOf, localPartOf, mailboxOf } from '../core/address.ts';
+import { buildBounce } from '../core/dsn.ts';
+import { newEmailId } from '../core/email-id.ts';
+import { TOPIC, type ChangeEvent, type ErrorJob, type InboundJob } from '../core/events.ts';
+import { FOLDER } from '../core/folders.ts';
+import { isSpam, scoreSpam } from '../core/spam.ts';
+import { rawKey } from '../blob-keys.ts';
+import { composeMessage } from '../mime/compose.ts';
+import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
+import { handleJob } from './handle-job.ts';
+import { joinThread, storeAttachments } from '../store-steps.ts';
+import type { BlobStore, MetadataStore, Push, Queue, StoredMessage } from '../ports.ts';
+
+export interface WorkerOptions {
+  readonly queue: Queue;
+  readonly blobs: BlobStore;
+  readonly metadata: MetadataStore;
+  readonly push: Push;
+  readonly domains: readonly string[];
+  readonly spamThreshold: number;
+  readonly now?: () => number;
+  readonly batchSize?: number;
+  readonly leaseMs?: number;
+  /** Unexpected failures: first retry after this many ms, doubling; given up after maxAttempts. */
+  readonly retryMs?: number;
+  readonly maxAttempts?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface Worker {
+  /** Handles every ready inbound and error job; resolves to how many were handled. */
+  drain(): Promise<number>;
+}
+
+export function createWorker(options: WorkerOptions): Worker {
+  const { queue, blobs, metadata, push } = options;
+  const now = options.now ?? Date.now;
+  const claim = { limit: options.batchSize ?? 32, leaseMs: options.leaseMs ?? 60_000 };
+
+  const fail = async (
+    job: InboundJob,
+    parsed: ParsedMessage | undefined,
+    recipient: string,
+    status: string,
+    diagnostic: string,
+  ) => {
+    const error: ErrorJob = {
+      v: 1,
+      type: 'error',
+      email_id: job.email_id,
+      mail_from: job.mail_from,
+      recipient,
+      status,
+      diagnostic,
+      subject: parsed?.subject ?? '',
+      ...(parsed?.messageId === undefined ? {} : { message_id: parsed.messageId }),
+      queued_at: job.received_at,
+    };
+    await queue.enqueue(TOPIC.errors, `${job.email_id}/${recipient}`, error);
+  };
+
+  const fileCopy = async (
+    job: InboundJob,
+    parsed: ParsedMessage,
+    userId: string,
+    folderId: string,
+    spamScore: number,
+  ) => {
+    const attachments = await storeAttachments(blobs, userId, job.email_id, parsed.attachments);
+    const messageId = parsed.messageId ?? `${job.email_id}@${options.domains[0] ?? 'localhost'}`;
+    const headers = { messageId, inReplyTo: parsed.inReplyTo, references: parsed.references };
+    const threadId = await joinThread(metadata, userId, headers, job.email_id);
+    const message: StoredMessage = {
+      user_id: userId,
+      email_id: job.email_id,
+      folder_id: folderId,
+      thread_id: threadId,
+      message_id: messageId,
+      ...(parsed.inReplyTo === undefined ? {} : { in_reply_to: parsed.inReplyTo }),
+      references: parsed.references,
+      from: parsed.from,
+      to: parsed.to,
+      cc: parsed.cc,
+      bcc: [],
+      subject: parsed.subject,
+      body: parsed.text,
+      ...(parsed.html === undefined ? {} : { html: parsed.html }),
+      is_read: false,
+      received_at: job.received_at,
+      attachments,
+      auth: job.auth,
+      spam_score: spamScore,
+    };
+    if (await metadata.insertMessage(message)) {
+      await push.publish(userId, { type: 'message.new', email_id: job.email_id, folder_id: folderId });
+    }
+    const change: ChangeEvent = { v: 1, type: 'message.changed', user_id: userId, email_id: job.email_id };
+    await queue.enqueue(TOPIC.changes, `${userId}/${job.email_id}/stored`, change);
+  };
+
+  const handleInbound = async (job: InboundJob): Promise<void> => {
+    const raw = await blobs.read(job.raw_key);
+    let parsed: ParsedMessage | undefined;
+    try {
+      if (raw === undefined) throw new Error(`raw message ${job.raw_key} is missing`);
+      parsed = await parseMessage(raw);
+    } catch (error) {
+      for (const userId of job.recipients) {
+        await fail(
+          job,
+          parsed,
+          mailboxOf(userId, options.domains[0] ?? ''),
+          '5.6.0',
+          `message could not be read: ${String(error)}`,
+        );
+      }
+      return;
+    }
+    const verdict = scoreSpam({
+      subject: parsed.subject,
+      text: parsed.text,
+      html: parsed.html,
+      fromEmail: parsed.from.email,
+      fromName: parsed.from.name,
+      spf: job.auth.spf,
+      dkim: job.auth.dkim,
+      dmarc: job.auth.dmarc,
+    });
+    const folderId = isSpam(verdict.score, options.spamThreshold) ? FOLDER.junk : FOLDER.inbox;
+    for (const userId of job.recipients) {
+      // Mail sent through the API names local users that may not exist (SMTP refused those already).
+      if (!(await metadata.hasUser(userId))) {
+        await fail(
+          job,
+          parsed,
+          mailboxOf(userId, options.domains[0] ?? ''),
+          '5.1.1',
+          '550 5.1.1 No such user here',
+        );
+        continue;
+      }
+      await fileCopy(job, parsed, userId, folderId, verdict.score);
+    }
+  };
+
+  /** A failure comes back to its sender when the sender is a local user; otherwise it is only logged by the queue. */
+  const handleError = async (error: ErrorJob): Promise<void> => {
+    const domain = options.domains[0] ?? 'localhost';
+    if (error.mail_from === '' || !options.domains.includes(domainOf(error.mail_from))) return;
+    const sender = localPartOf(error.mail_from);
+    if (!(await metadata.hasUser(sender))) return;
+    const at = now();
+    const bounce = buildBounce({
+      domain,
+      sender: error.mail_from,
+      recipient: error.recipient,
+      status: error.status,
+      diagnostic: error.diagnostic,
+      remoteMta: error.remote_mta,
+      originalMessageId: error.message_id,
+      originalSubject: error.subject,
+      arrivedAt: error.queued_at,
+      now: at,
+    });
+    const emailId = newEmailId();
+    const raw = await composeMessage({
+      from: { name: 'Mail Delivery System', email: bounce.from },
+      to: [{ name: '', email: bounce.to }],
+      cc: [],
+      subject: bounce.subject,
+      text: bounce.text,
+      messageId: `${emailId}@${domain}`,
+      ...(bounce.inReplyTo === undefined ? {} : { inReplyTo: bounce.inReplyTo }),
+      references: bounce.inReplyTo === undefined ? [] : [bounce.inReplyTo],
+      date: new Date(at),
+      attachments: [],
+      parts: [{ contentType: 'message/delivery-status', content: bounce.deliveryStatus }],
+    });
+    await blobs.put(rawKey(emailId), raw);
+    const job: InboundJob = {
+      v: 1,
+      type: 'inbound',
+      email_id: emailId,
+      raw_key: rawKey(emailId),
+      // A bounce has the null reverse-path (RFC 5321 §4.5.5): it is never bounced itself.
+      mail_from: '',
+      recipients: [sender],
+      auth: { spf: 'none', dkim: 'none', dmarc: 'none' },
+      received_at: at,
+    };
+    await queue.enqueue(TOPIC.inbound, emailId, job);
+  };
+
+  const policy = {
+    now,
+    retryMs: options.retryMs ?? 1000,
+    maxAttempts: options.maxAttempts ?? 8,
+    onError: options.onError,
+  };
+  const inboundPolicy = {
+    ...policy,
+    // Given up: every recipient's copy counts as failed, and a local sender hears of it.
+    onGiveUp: async (job: InboundJob, error: unknown) => {
+      for (const userId of job.recipients) {
+        await fail(
+          job,
+          undefined,
+          mailboxOf(userId, options.domains[0] ?? ''),
+          '4.3.0',
+          `delivery failed: ${String(error)}`,
+        );
+      }
+    },
+  };
+
+  return {
+    async drain() {
+      const inbound = await queue.claim<InboundJob>(TOPIC.inbound, claim);
+      for (const job of inbound) await handleJob(queue, TOPIC.inbound, job, handleInbound, inboundPolicy);
+      const errors = await queue.claim<ErrorJob>(TOPIC.errors, claim);
+      for (const job of errors) await handleJob(queue, TOPIC.errors, job, handleError, policy);
+      return inbound.length + errors.length;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import t, { type Test } from 'tap';
+import { openSqlite } from '@tessera/kit/sqlite';
+import { SqlitePush } from '../../../src/adapters/embedded/sqlite-push.ts';
+
+function push(t: Test): SqlitePush {
+  const db = openSqlite(':memory:');
+  t.teardown(() => db.close());
+  return new SqlitePush(db);
+}
+
+t.test('subscribers get their own user events; the backlog answers polls', async (t) => {
+  const p = push(t);
+  const seen: string[] = [];
+  const off = p.subscribe('alice', (r) => seen.push(r.event.email_id));
+  await p.publish('alice', { type: 'message.new', email_id: 'e1' });
+  await p.publish('bob', { type: 'message.new', email_id: 'e2' });
+  await p.publish('alice', { type: 'message.deleted', email_id: 'e3' });
+  off();
+  await p.publish('alice', { type: 'message.new', email_id: 'e4' });
+  t.same(seen, ['e1', 'e3']);
+  const backlog = await p.poll('alice', 0, { waitMs: 0, limit: 10 });
+  t.same(
+    backlog.map((r) => r.event.email_id),
+    ['e1', 'e3', 'e4'],
+  );
+  const after = await p.poll('alice', backlog[0]?.seq ?? 0, { waitMs: 0, limit: 1 });
+  t.same(
+    after.map((r) => r.event.email_id),
+    ['e3'],
+    'since and limit',
+  );
+});
+
+t.test('a long poll waits for the next event, or times out empty, or ends on abort', async (t) => {
+  const p = push(t);
+  const waiting = p.poll('alice', 0, { waitMs: 5000, limit: 10 });
+  setTimeout(() => void p.publish('alice', { type: 'message.new', email_id: 'late' }), 20);
+  t.match(await waiting, [{ event: { email_id: 'late' } }]);
+  const started = Date.now();
+  t.same(await p.poll('bob', 0, { waitMs: 50, limit: 10 }), []);
+  t.ok(Date.now() - started >= 45, 'waited');
+  const controller = new AbortController();
+  const aborted = p.poll('bob', 0, { waitMs: 60_000, limit: 10, signal: controller.signal });
+  controller.abort();
+  t.same(await aborted, []);
+});
