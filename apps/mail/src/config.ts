@@ -98,8 +98,8 @@ export interface MailConfig extends MailSettings {
   readonly domains: readonly [string, ...string[]];
 }
 
-export function readMailConfig(env?: Readonly<Record<string, string | undefined>>): MailConfig {
-  const settings = readConfig(mailSettings, env);
+/** Checks across settings: one line per problem, naming the variables. */
+export function checkMailSettings(settings: MailSettings): string[] {
   const problems: string[] = [];
   if ((settings.SMTP_TLS_CERT_FILE === undefined) !== (settings.SMTP_TLS_KEY_FILE === undefined)) {
     problems.push('SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE must be set together');
@@ -109,9 +109,20 @@ export function readMailConfig(env?: Readonly<Record<string, string | undefined>
       `MAIL_RETRY_MAX_MS must be >= MAIL_RETRY_BASE_MS (got ${settings.MAIL_RETRY_MAX_MS} < ${settings.MAIL_RETRY_BASE_MS})`,
     );
   }
+  return problems;
+}
+
+/** The settings as the service uses them: MAIL_DOMAIN split into the domains. */
+export function mailConfig(settings: MailSettings): MailConfig {
+  const [primary, ...others] = settings.MAIL_DOMAIN.toLowerCase().split(',');
+  return Object.freeze({ ...settings, domains: [primary ?? 'tessera.local', ...others] as const });
+}
+
+export function readMailConfig(env?: Readonly<Record<string, string | undefined>>): MailConfig {
+  const settings = readConfig(mailSettings, env);
+  const problems = checkMailSettings(settings);
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
-  const [primary, ...others] = settings.MAIL_DOMAIN.toLowerCase().split(',');
-  return Object.freeze({ ...settings, domains: [primary ?? 'tessera.local', ...others] as const });
+  return mailConfig(settings);
 }

@@ -1,5 +1,5 @@
 // The public surface of @tessera/mail, listed name by name.
-export { mailSettings, readMailConfig } from './config.ts';
+export { checkMailSettings, mailConfig, mailSettings, readMailConfig } from './config.ts';
 export type { MailConfig, MailSettings } from './config.ts';
 export { mailErrors } from './errors.ts';
 export { startMail } from './mail.ts';
@@ -12,3 +12,4 @@ export type { MailServiceOptions, SendInput } from './service.ts';
 export { openEmbeddedMail } from './adapters/embedded/open-embedded.ts';
 export type { EmbeddedMailOptions } from './adapters/embedded/open-embedded.ts';
 export type { MailPorts } from './ports.ts';
+export { mail, mailDescriptor, type MailInstance } from './descriptor.ts';

@@ -88,6 +88,7 @@ t.test('the archiver cannot run apart on embedded stores, and says why', async (
   const code = await main(['run', 'leaderboard', 'archiver'], {
     DATA_DIR: dataDir(t),
     PORT: '0',
+    SMTP_PORT: '0',
     LOG_LEVEL: 'silent',
   });
   t.equal(code, 2);

@@ -39,7 +39,15 @@ export function launchTessera(
     process.execPath,
     ['--conditions=development', '--disable-warning=ExperimentalWarning', MAIN, ...args],
     {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...options.env },
+      // Random free ports for HTTP and SMTP, so that tests can run side by side.
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        SMTP_PORT: '0',
+        LOG_LEVEL: 'info',
+        ...options.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

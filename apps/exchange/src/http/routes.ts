@@ -229,7 +229,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
         summary: 'Deposit cash and shares into an account (admin)',
         params: accountParamsSchema,
         body: depositBodySchema,
-        response: { 200: accountReplySchema, 503: problemResponse },
+        response: { 200: accountReplySchema, 422: problemResponse, 503: problemResponse },
       },
       config: admin,
     },

@@ -49,6 +49,9 @@ export function declareProblemResponses(app: FastifyInstance, limits: DeclaredLi
       if (limits.authFailuresLimited) add(429);
     }
     if (limits.rateLimitEnabled && route.config?.rateLimit !== undefined) add(429);
+    // Any request target can be too long (HTTP_MAX_URL_LENGTH) or carry too large headers.
+    add(414);
+    add(431);
     route.schema = { ...schema, response };
   });
 }
