@@ -25,6 +25,8 @@ export class RankOrder {
   /** Fenwick tree over #sequence (1-based) of block sizes. */
   #tree = new Int32Array(17);
   #blockOf: Uint16Array | Uint32Array = new Uint16Array(1024);
+  /** The highest power of two ≤ the number of blocks: the first step of a Fenwick descent. */
+  #topStep = 0;
   #count = 0;
 
   constructor(blockSize = 512) {
@@ -48,15 +50,19 @@ export class RankOrder {
 
   /** Inserts `handle` so that it ends up at `position` (0 … size). */
   insert(position: number, handle: number): void {
-    if (this.#blocks.length === 0) this.#appendBlock();
+    if (this.#blocks.length === 0) {
+      this.#appendBlock();
+      this.#reindex();
+    }
     // The block whose range [start, start + size] holds the position (the earlier one at a boundary).
     let index = this.#countBlocksBelow(position, true);
     let offset = position - this.#sum(index);
     let id = this.#sequence[index]!;
     if (this.#sizes[id] === this.#blockSize) {
-      this.#split(index);
-      if (offset > this.#sizes[id]!) {
-        offset -= this.#sizes[id]!;
+      const at = this.#split(index, offset);
+      // At the split point itself the old block has room, unless the split left it full.
+      if (offset > at || at === this.#blockSize) {
+        offset -= at;
         index++;
         id = this.#sequence[index]!;
       }
@@ -121,7 +127,7 @@ export class RankOrder {
     const n = this.#blocks.length;
     let index = 0;
     let remaining = position;
-    for (let step = highestBit(n); step > 0; step >>>= 1) {
+    for (let step = this.#topStep; step > 0; step >>>= 1) {
       const next = index + step;
       if (next <= n && (strict ? tree[next]! < remaining : tree[next]! <= remaining)) {
         index = next;
@@ -158,26 +164,34 @@ export class RankOrder {
     return id;
   }
 
-  /** Moves the upper half of the block at `index` into a new block placed right after it. */
-  #split(index: number): void {
+  /**
+   * Splits the full block at `index`: the items from the split point on move to a new block placed
+   * right after it. Returns the split point. Players arrive at the end of their score's run, so
+   * inserts come in streams at one place: splitting there (when it is near either end) leaves full
+   * blocks behind instead of half-full ones; elsewhere the block is halved.
+   */
+  #split(index: number, offset: number): number {
+    const size = this.#blockSize;
+    const edge = size >>> 3;
+    const at = offset <= edge || offset >= size - edge ? offset : size >>> 1;
     const id = this.#sequence[index]!;
     const fresh = this.#appendBlock();
-    const half = this.#blockSize >>> 1;
     const from = this.#blocks[id]!;
     const to = this.#blocks[fresh]!;
-    to.set(from.subarray(half, this.#blockSize));
-    for (let i = 0; i < this.#blockSize - half; i++) this.#blockOf[to[i]!] = fresh;
-    this.#sizes[id] = half;
-    this.#sizes[fresh] = this.#blockSize - half;
+    to.set(from.subarray(at, size));
+    for (let i = 0; i < size - at; i++) this.#blockOf[to[i]!] = fresh;
+    this.#sizes[id] = at;
+    this.#sizes[fresh] = size - at;
     const n = this.#blocks.length;
     this.#sequence.copyWithin(index + 2, index + 1, n - 1);
     this.#sequence[index + 1] = fresh;
     this.#reindex();
+    return at;
   }
 
   /**
    * Keeps blocks reasonably full: an empty block is dropped, and a block that fits, with its
-   * successor, into half a block takes the successor's items.
+   * successor, into three quarters of a block takes the successor's items.
    */
   #compact(index: number): void {
     const id = this.#sequence[index]!;
@@ -191,7 +205,7 @@ export class RankOrder {
     const next = this.#sequence[index + 1]!;
     const size = this.#sizes[id]!;
     const nextSize = this.#sizes[next]!;
-    if (size + nextSize > this.#blockSize >>> 1) return;
+    if (size + nextSize > (this.#blockSize >>> 2) * 3) return;
     const block = this.#blocks[id]!;
     block.set(this.#blocks[next]!.subarray(0, nextSize), size);
     for (let i = size; i < size + nextSize; i++) this.#blockOf[block[i]!] = id;
@@ -220,6 +234,7 @@ export class RankOrder {
   /** Rebuilds #indexOf and the Fenwick tree from #sequence and #sizes, in O(blocks). */
   #reindex(): void {
     const n = this.#blocks.length;
+    this.#topStep = highestBit(n);
     const tree = this.#tree;
     for (let i = 0; i < n; i++) {
       const id = this.#sequence[i]!;

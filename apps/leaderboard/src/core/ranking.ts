@@ -1,7 +1,7 @@
 import { RankOrder } from './rank-order.ts';
 import { ScoreCounts } from './score-counts.ts';
 import { SeqColumn } from './seq-column.ts';
-import type { Standing, TieBreak } from './standing.ts';
+import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
 import { grown } from './typed-arrays.ts';
 import { UserIdTable } from './user-id-table.ts';
 
@@ -52,6 +52,12 @@ export class Ranking {
   /** Scores of restored players not yet placed in the order (by handle - #order.size). */
   #pendingScores: Float64Array | undefined;
   #appliedSeq = 0;
+  /**
+   * The top list, kept until a win moves a player into or out of it: the hottest read, and at
+   * scale almost no win changes it. (A player placed below it cannot change its ranks either:
+   * their score is at most the last listed one.)
+   */
+  #topList: Standing[] | undefined;
 
   constructor(tieBreak: TieBreak, options: RankingOptions = {}) {
     this.tieBreak = tieBreak;
@@ -131,6 +137,15 @@ export class Ranking {
 
   /** Up to `limit` players from position `offset` (0-based), best first. */
   top(offset: number, limit: number): Standing[] {
+    if (offset === 0 && limit <= TOP_LIST_SIZE) {
+      this.#placeRestored();
+      this.#topList ??= this.#walked(0, TOP_LIST_SIZE);
+      return this.#topList.slice(0, limit);
+    }
+    return this.#walked(offset, limit);
+  }
+
+  #walked(offset: number, limit: number): Standing[] {
     const standings: Standing[] = [];
     this.#walk(offset, limit, (handle, score, rank) => {
       standings.push({ userId: this.#ids.idOf(handle), score, rank });
@@ -231,6 +246,7 @@ export class Ranking {
   /** Removes a placed player from the order and the counts; returns their score. */
   #take(handle: number): number {
     const position = this.#order.remove(handle);
+    if (position < TOP_LIST_SIZE) this.#topList = undefined;
     const high = this.#high?.[handle] ?? 0;
     if (high > 0) {
       this.#high![handle] = 0;
@@ -247,11 +263,13 @@ export class Ranking {
   #place(handle: number, score: number): void {
     if (score < this.#low.limit) {
       const position = this.#highCount + this.#low.countAbove(score) + this.#low.countOf(score);
+      if (position < TOP_LIST_SIZE) this.#topList = undefined;
       this.#low.add(score, 1);
       this.#order.insert(position, handle);
       return;
     }
     const position = this.#highPositionBelow(score, false);
+    if (position < TOP_LIST_SIZE) this.#topList = undefined;
     this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
     this.#high[handle] = score;
     this.#highCount++;

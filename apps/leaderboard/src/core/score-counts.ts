@@ -55,11 +55,12 @@ export class ScoreCounts {
 
   /** The score of the player at `position` (0-based from the highest score); position < total. */
   scoreAt(position: number): number {
+    // The tree covers a power-of-two range, so its length - 1 is the first step of the descent.
     // From the bottom: the largest prefix of scores holding at most `fromBottom` players.
     let fromBottom = this.#total - 1 - position;
     const tree = this.#tree;
     let index = 0;
-    for (let step = highestBit(tree.length - 1); step > 0; step >>>= 1) {
+    for (let step = tree.length - 1; step > 0; step >>>= 1) {
       const next = index + step;
       if (next < tree.length && tree[next]! <= fromBottom) {
         index = next;
@@ -83,8 +84,4 @@ export class ScoreCounts {
     for (let n = old * 2; n <= size; n *= 2) tree[n] = this.#total;
     this.#tree = tree;
   }
-}
-
-function highestBit(n: number): number {
-  return n === 0 ? 0 : 2 ** Math.floor(Math.log2(n));
 }

@@ -11,13 +11,14 @@ import { grown, mix32 } from './typed-arrays.ts';
  * other id ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold
  * the offset and length. The hash is not stored: a rehash recomputes it from the key.
  *
- * The open-addressing table holds, per slot, the handle + 1 in the low 26 bits and 6 bits of the
- * hash above them, so a probe rarely reads a key it does not want (each key read is a cache miss
- * at 25 M players). That caps a table at 2^26 - 1 players (67 M), far above one month of the spec.
+ * The open-addressing table holds, per slot, the handle + 1 in the low 26 bits and 6 low bits of
+ * the hash above them (the slot comes from the high bits), so a probe rarely reads a key it does
+ * not want (each key read is a cache miss at 25 M players). That caps a table at 2^26 - 1 players (67 M), far above one month of the spec.
  */
 const EMPTY = 0;
 const HANDLE_BITS = 26;
 const HANDLE_MASK = (1 << HANDLE_BITS) - 1;
+const TAG_MASK = (1 << (32 - HANDLE_BITS)) - 1;
 export const MAX_PLAYERS = HANDLE_MASK - 1;
 const MAX_LOAD = 0.8;
 const MAX_ARENA_BYTES = 0xffff_ffff;
@@ -79,7 +80,7 @@ export class UserIdTable {
   #find(id: string, hash: number): number {
     const slots = this.#slots;
     const capacity = slots.length;
-    const tag = hash >>> HANDLE_BITS;
+    const tag = hash & TAG_MASK;
     for (let slot = home(hash, capacity); ; slot = slot + 1 === capacity ? 0 : slot + 1) {
       const entry = slots[slot]!;
       if (entry === EMPTY) return slot;
@@ -173,12 +174,17 @@ function home(hash: number, capacity: number): number {
 }
 
 function tagged(handle: number, hash: number): number {
-  return ((hash >>> HANDLE_BITS) << HANDLE_BITS) | (handle + 1);
+  return ((hash & TAG_MASK) << HANDLE_BITS) | (handle + 1);
 }
 
 function hashWords(w0: number, w1: number, w2: number): number {
   return mix32(w0 ^ mix32(w1 ^ mix32(w2 ^ 0x9e3779b9)));
 }
+
+/** The value of a lowercase hex digit by character code, -1 for any other character. */
+const HEX_VALUE = Int8Array.from({ length: 128 }, (_, c) =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1,
+);
 
 /** Where parseHex leaves the three words of a hex id (no allocation per lookup). */
 const WORDS = new Uint32Array(3);
@@ -189,11 +195,8 @@ function parseHex(id: string): boolean {
   let w1 = 0;
   let w2 = 0;
   for (let i = 0; i < HEX_LENGTH; i++) {
-    const c = id.charCodeAt(i);
-    let nibble: number;
-    if (c >= 48 && c <= 57) nibble = c - 48;
-    else if (c >= 97 && c <= 102) nibble = c - 87;
-    else return false;
+    const nibble = HEX_VALUE[id.charCodeAt(i) & 127]!;
+    if (nibble < 0 || id.charCodeAt(i) > 127) return false;
     if (i < 8) w0 = (w0 << 4) | nibble;
     else if (i < 16) w1 = (w1 << 4) | nibble;
     else w2 = (w2 << 4) | nibble;
