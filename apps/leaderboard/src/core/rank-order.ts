@@ -37,6 +37,11 @@ export class RankOrder {
     return this.#count;
   }
 
+  /** Share of the blocks' room in use (for the benchmark and tests). */
+  get fill(): number {
+    return this.#blocks.length === 0 ? 1 : this.#count / (this.#blocks.length * this.#blockSize);
+  }
+
   get byteLength(): number {
     return (
       this.#blocks.length * this.#blockSize * 4 +
@@ -72,7 +77,7 @@ export class RankOrder {
     block[offset] = handle;
     this.#sizes[id]!++;
     this.#add(index, 1);
-    this.#blockOf = grown(this.#blockOf, handle + 1);
+    if (handle >= this.#blockOf.length) this.#blockOf = grown(this.#blockOf, handle + 1);
     this.#blockOf[handle] = id;
     this.#count++;
   }
@@ -165,15 +170,14 @@ export class RankOrder {
   }
 
   /**
-   * Splits the full block at `index`: the items from the split point on move to a new block placed
-   * right after it. Returns the split point. Players arrive at the end of their score's run, so
-   * inserts come in streams at one place: splitting there (when it is near either end) leaves full
-   * blocks behind instead of half-full ones; elsewhere the block is halved.
+   * Splits the full block at `index` where the insert goes: the items from `at` on move to a new
+   * block placed right after it, and the insert lands at the end of the old block (or, at the very
+   * end, in the new one). Every insert of the ranking is at the end of a score's run, so inserts
+   * come in streams at a few places; splitting there leaves full blocks behind, where halving
+   * would leave a half-full block per split. Returns the split point.
    */
-  #split(index: number, offset: number): number {
+  #split(index: number, at: number): number {
     const size = this.#blockSize;
-    const edge = size >>> 3;
-    const at = offset <= edge || offset >= size - edge ? offset : size >>> 1;
     const id = this.#sequence[index]!;
     const fresh = this.#appendBlock();
     const from = this.#blocks[id]!;

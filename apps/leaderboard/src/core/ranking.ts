@@ -354,7 +354,7 @@ class ChangedSet {
 
   add(handle: number): void {
     const word = handle >>> 5;
-    this.#bits = grown(this.#bits, word + 1);
+    if (word >= this.#bits.length) this.#bits = grown(this.#bits, word + 1);
     const bit = 1 << (handle & 31);
     if ((this.#bits[word]! & bit) !== 0) return;
     this.#bits[word]! |= bit;

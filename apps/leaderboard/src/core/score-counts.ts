@@ -11,13 +11,16 @@ import { grown } from './typed-arrays.ts';
 export class ScoreCounts {
   readonly limit: number;
   /** Fenwick tree, 1-based: tree[i] sums counts of scores (i - lowbit(i)) … i - 1. */
-  #tree = new Int32Array(1 + 1024);
-  #counts = new Int32Array(1024);
+  #tree: Int32Array;
+  #counts: Int32Array;
   #total = 0;
 
   constructor(limit: number) {
     if (!Number.isInteger(Math.log2(limit))) throw new RangeError('score limit must be a power of two');
     this.limit = limit;
+    const size = Math.min(limit, 1024);
+    this.#tree = new Int32Array(size + 1);
+    this.#counts = new Int32Array(size);
   }
 
   get total(): number {

@@ -27,8 +27,8 @@ export class SeqColumn {
     const offsets = this.#offsets;
     const offset = seq - this.#base;
     if (offsets !== undefined && (offset | 0) === offset) {
-      this.#offsets = grown(offsets, handle + 1);
-      this.#offsets[handle] = offset;
+      if (handle < offsets.length) offsets[handle] = offset;
+      else (this.#offsets = grown(offsets, handle + 1))[handle] = offset;
       return;
     }
     this.#widen();
