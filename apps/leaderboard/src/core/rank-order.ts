@@ -29,8 +29,12 @@ export class RankOrder {
   #topStep = 0;
   #count = 0;
 
-  constructor(blockSize = 512) {
+  readonly #narrowBlocks: number;
+
+  /** `narrowBlocks`: how many blocks 2-byte `blockOf` entries serve (a test sets it low). */
+  constructor(blockSize = 512, narrowBlocks = 0x10000) {
     this.#blockSize = blockSize;
+    this.#narrowBlocks = narrowBlocks;
   }
 
   get size(): number {
@@ -164,7 +168,7 @@ export class RankOrder {
     this.#sizes[id] = 0;
     this.#sequence[id] = id;
     this.#indexOf[id] = id;
-    if (id === 0xffff && this.#blockOf instanceof Uint16Array)
+    if (id === this.#narrowBlocks && this.#blockOf instanceof Uint16Array)
       this.#blockOf = Uint32Array.from(this.#blockOf);
     return id;
   }
