@@ -1,5 +1,8 @@
-import { OrderStatisticTree } from './order-statistic-tree.ts';
-import type { Standing, TieBreak } from './standing.ts';
+import { RankOrder } from './rank-order.ts';
+import { ScoreCounts } from './score-counts.ts';
+import { SeqColumn } from './seq-column.ts';
+import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
+import { grown } from './typed-arrays.ts';
 import { UserIdTable } from './user-id-table.ts';
 
 /** One player's saved state: enough to restore the ranking without the win log. */
@@ -10,8 +13,26 @@ export interface RankingEntry {
   readonly seq: number;
 }
 
+export interface RankingOptions {
+  /** Scores below this (a power of two) are counted in a dense Fenwick tree; higher ones take a slower path. */
+  readonly denseScores?: number;
+  /** Players per block of the rank order. */
+  readonly blockSize?: number;
+}
+
+/** 2^20: a month of 1-point wins never leaves the dense range; its tree grows with the top score. */
+const DENSE_SCORES = 1 << 20;
+
 /**
- * One month's ranking: every player's score and rank, updated win by win in O(log n).
+ * One month's ranking: every player's score and rank, updated win by win.
+ *
+ * - `RankOrder` holds the players in rank order: score descending, then order of arrival at the
+ *   score, which is the order of the win log (so a rebuild gives the same order, and the
+ *   `earliest` tie-break is simply the position).
+ * - `ScoreCounts` counts players per score: the shared rank is 1 + the players above, and a
+ *   player's score is read off their position, so no score is stored per player.
+ * - Scores at or above `denseScores` are kept per player in a float array (made on first use)
+ *   and found by binary search over the top of the order: correct for any score, slower.
  *
  * Wins are applied in the order of the win log. `seq` is the win's position in that log, and each
  * player keeps the seq of the last win counted in their score: a win at or below it is a
@@ -21,17 +42,32 @@ export interface RankingEntry {
 export class Ranking {
   readonly tieBreak: TieBreak;
   readonly #ids = new UserIdTable();
-  readonly #tree = new OrderStatisticTree();
+  readonly #order: RankOrder;
+  readonly #low: ScoreCounts;
+  /** Scores of players at or above the dense range (0 for the others); undefined until needed. */
+  #high: Float64Array | undefined;
+  #highCount = 0;
+  readonly #seqs = new SeqColumn();
   readonly #changed = new ChangedSet();
+  /** Scores of restored players not yet placed in the order (by handle - #order.size). */
+  #pendingScores: Float64Array | undefined;
   #appliedSeq = 0;
+  /**
+   * The top list, kept until a win moves a player into or out of it: the hottest read, and at
+   * scale almost no win changes it. (A player placed below it cannot change its ranks either:
+   * their score is at most the last listed one.)
+   */
+  #topList: Standing[] | undefined;
 
-  constructor(tieBreak: TieBreak) {
+  constructor(tieBreak: TieBreak, options: RankingOptions = {}) {
     this.tieBreak = tieBreak;
+    this.#order = new RankOrder(options.blockSize);
+    this.#low = new ScoreCounts(options.denseScores ?? DENSE_SCORES);
   }
 
   /** Number of players with a score. */
   get size(): number {
-    return this.#tree.size;
+    return this.#ids.size;
   }
 
   /** Highest seq applied (or covered by the restored state). */
@@ -39,70 +75,99 @@ export class Ranking {
     return this.#appliedSeq;
   }
 
-  /** Bytes held by the ranking's typed arrays. */
+  /** Bytes held by the ranking's typed arrays (capacity). */
   get byteLength(): number {
-    return this.#ids.byteLength + this.#tree.byteLength + this.#changed.byteLength;
+    return (
+      this.#ids.byteLength +
+      this.#order.byteLength +
+      this.#low.byteLength +
+      (this.#high?.byteLength ?? 0) +
+      this.#seqs.byteLength +
+      this.#changed.byteLength
+    );
   }
 
   /** Adds `points` to the player's score (a new player starts at 0). Returns false for a redelivered win. */
   apply(seq: number, userId: string, points: number): boolean {
-    const node = this.#ids.intern(userId);
-    const known = this.#tree.has(node);
-    if (known && seq <= this.#tree.seqOf(node)) return false;
-    this.#tree.set(node, (known ? this.#tree.scoreOf(node) : 0) + points, seq);
-    this.#changed.add(node);
+    this.#placeRestored();
+    const handle = this.#ids.intern(userId);
+    let score = 0;
+    if (handle < this.#order.size) {
+      if (seq <= this.#seqs.get(handle)) return false;
+      score = this.#take(handle);
+    }
+    this.#place(handle, score + points);
+    this.#seqs.set(handle, seq);
+    this.#changed.add(handle);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
     return true;
   }
 
-  /** Puts back a saved entry; the caller then sets the seq the saved state was taken at. */
+  /**
+   * Puts back a saved entry; the caller then sets the seq the saved state was taken at. Restored
+   * players are placed together, in seq order, before the next read or win.
+   */
   restore(entry: RankingEntry): void {
-    this.#tree.set(this.#ids.intern(entry.userId), entry.score, entry.seq);
+    const handle = this.#ids.intern(entry.userId);
+    if (handle < this.#order.size) {
+      this.#take(handle);
+      this.#place(handle, entry.score);
+    } else {
+      const pending = handle - this.#order.size;
+      this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(1024), pending + 1);
+      this.#pendingScores[pending] = entry.score;
+    }
+    this.#seqs.set(handle, entry.seq);
   }
 
   /** Marks the ranking as holding every win up to `seq` (after a restore). */
   restoredUpTo(seq: number): void {
+    this.#placeRestored();
     this.#appliedSeq = Math.max(this.#appliedSeq, seq);
   }
 
   standing(userId: string): Standing | undefined {
-    const node = this.#ids.handleOf(userId);
-    if (node < 0 || !this.#tree.has(node)) return undefined;
-    return { userId, score: this.#tree.scoreOf(node), rank: this.#rankOf(node) };
+    this.#placeRestored();
+    const handle = this.#ids.handleOf(userId);
+    if (handle < 0) return undefined;
+    const position = this.#order.positionOf(handle);
+    const score = this.#scoreOf(handle, position);
+    return { userId, score, rank: this.#rank(position, score) };
   }
 
   /** Up to `limit` players from position `offset` (0-based), best first. */
   top(offset: number, limit: number): Standing[] {
-    const end = Math.min(this.#tree.size, offset + limit);
-    const standings: Standing[] = [];
-    for (let position = offset; position < end; position++) {
-      standings.push(this.#standingAt(position));
+    if (offset === 0 && limit <= TOP_LIST_SIZE) {
+      this.#placeRestored();
+      this.#topList ??= this.#walked(0, TOP_LIST_SIZE);
+      return this.#topList.slice(0, limit);
     }
+    return this.#walked(offset, limit);
+  }
+
+  #walked(offset: number, limit: number): Standing[] {
+    const standings: Standing[] = [];
+    this.#walk(offset, limit, (handle, score, rank) => {
+      standings.push({ userId: this.#ids.idOf(handle), score, rank });
+    });
     return standings;
   }
 
   /** The player with up to `n` players above and `n` below, in rank order; undefined for an unknown player. */
   around(userId: string, n: number): Standing[] | undefined {
-    const node = this.#ids.handleOf(userId);
-    if (node < 0 || !this.#tree.has(node)) return undefined;
-    const position = this.#tree.positionOf(node);
+    this.#placeRestored();
+    const handle = this.#ids.handleOf(userId);
+    if (handle < 0) return undefined;
+    const position = this.#order.positionOf(handle);
     const from = Math.max(0, position - n);
     return this.top(from, position + n + 1 - from);
   }
 
   /** Every player in rank order, with rank; stops early when `visit` returns false. */
   forEachStanding(visit: (standing: Standing, seq: number) => boolean | void): void {
-    let position = 0;
-    let previousScore = Number.NaN;
-    let sharedRank = 0;
-    this.#tree.forEach((node) => {
-      const score = this.#tree.scoreOf(node);
-      if (score !== previousScore) sharedRank = position + 1;
-      previousScore = score;
-      position++;
-      const rank = this.tieBreak === 'shared' ? sharedRank : position;
-      return visit({ userId: this.#ids.idOf(node), score, rank }, this.#tree.seqOf(node));
-    });
+    this.#walk(0, this.size, (handle, score, rank) =>
+      visit({ userId: this.#ids.idOf(handle), score, rank }, this.#seqs.get(handle)),
+    );
   }
 
   /**
@@ -115,10 +180,11 @@ export class Ranking {
 
   /** The current saved form of a player taken from `takeChanges`. */
   entryOf(handle: number): RankingEntry {
+    this.#placeRestored();
     return {
       userId: this.#ids.idOf(handle),
-      score: this.#tree.scoreOf(handle),
-      seq: this.#tree.seqOf(handle),
+      score: this.#scoreOf(handle, -1),
+      seq: this.#seqs.get(handle),
     };
   }
 
@@ -126,49 +192,189 @@ export class Ranking {
     for (const handle of handles) this.#changed.add(handle);
   }
 
-  #standingAt(position: number): Standing {
-    const node = this.#tree.at(position);
-    const score = this.#tree.scoreOf(node);
-    const rank = this.tieBreak === 'shared' ? this.#tree.countAbove(score) + 1 : position + 1;
-    return { userId: this.#ids.idOf(node), score, rank };
+  /** The rank of the player at `position` with `score`: the one place the tie-break rule is applied. */
+  #rank(position: number, score: number): number {
+    return this.tieBreak === 'shared' ? this.#countAbove(score) + 1 : position + 1;
   }
 
-  #rankOf(node: number): number {
-    return this.tieBreak === 'shared'
-      ? this.#tree.countAbove(this.#tree.scoreOf(node)) + 1
-      : this.#tree.positionOf(node) + 1;
+  /** Calls `visit` for the players at positions offset … offset + limit - 1; stops when it returns false. */
+  #walk(
+    offset: number,
+    limit: number,
+    visit: (handle: number, score: number, rank: number) => boolean | void,
+  ): void {
+    this.#placeRestored();
+    const end = Math.min(this.#order.size, offset + limit);
+    if (offset >= end) return;
+    let position = offset;
+    // Players of one dense score are contiguous: its score and rank are computed once per run.
+    let score = -1;
+    let runEnd = -1;
+    let sharedRank = 0;
+    const high = this.#high;
+    this.#order.forEachFrom(offset, (handle) => {
+      if (high !== undefined && high[handle]! > 0) {
+        const value = high[handle]!;
+        if (visit(handle, value, this.#rank(position, value)) === false) return false;
+      } else {
+        if (position >= runEnd) {
+          score = this.#low.scoreAt(position - this.#highCount);
+          sharedRank = this.#countAbove(score) + 1;
+          runEnd = sharedRank - 1 + this.#low.countOf(score);
+        }
+        const rank = this.tieBreak === 'shared' ? sharedRank : position + 1;
+        if (visit(handle, score, rank) === false) return false;
+      }
+      return ++position < end;
+    });
+  }
+
+  /** Players with a score strictly above `score`. */
+  #countAbove(score: number): number {
+    if (score < this.#low.limit) return this.#highCount + this.#low.countAbove(score);
+    return this.#highPositionBelow(score, true);
+  }
+
+  /** The score of a placed player (its position when known, or -1). */
+  #scoreOf(handle: number, position: number): number {
+    const high = this.#high?.[handle] ?? 0;
+    if (high > 0) return high;
+    const at = position >= 0 ? position : this.#order.positionOf(handle);
+    return this.#low.scoreAt(at - this.#highCount);
+  }
+
+  /** Removes a placed player from the order and the counts; returns their score. */
+  #take(handle: number): number {
+    const position = this.#order.remove(handle);
+    if (position < TOP_LIST_SIZE) this.#topList = undefined;
+    const high = this.#high?.[handle] ?? 0;
+    if (high > 0) {
+      this.#high![handle] = 0;
+      this.#highCount--;
+      return high;
+    }
+    // The counts still hold the player, so the position still reads their score.
+    const score = this.#low.scoreAt(position - this.#highCount);
+    this.#low.add(score, -1);
+    return score;
+  }
+
+  /** Places a player with `score`: after everyone with a score at least as high. */
+  #place(handle: number, score: number): void {
+    if (score < this.#low.limit) {
+      const position = this.#highCount + this.#low.countAbove(score) + this.#low.countOf(score);
+      if (position < TOP_LIST_SIZE) this.#topList = undefined;
+      this.#low.add(score, 1);
+      this.#order.insert(position, handle);
+      return;
+    }
+    const position = this.#highPositionBelow(score, false);
+    if (position < TOP_LIST_SIZE) this.#topList = undefined;
+    this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
+    this.#high[handle] = score;
+    this.#highCount++;
+    this.#order.insert(position, handle);
+  }
+
+  /**
+   * Among the high-score players (positions 0 … highCount - 1, scores descending), the first
+   * position whose score is at most `score` (`orEqual`) or below it: a binary search.
+   */
+  #highPositionBelow(score: number, orEqual: boolean): number {
+    const high = this.#high;
+    let lo = 0;
+    let hi = this.#highCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = high![this.#order.at(mid)]!;
+      if (orEqual ? value > score : value >= score) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Places the restored players, in seq order, so that equal scores keep the order of the log. */
+  #placeRestored(): void {
+    const first = this.#order.size;
+    const count = this.#ids.size - first;
+    if (count === 0) return;
+    const scores = this.#pendingScores!;
+    this.#pendingScores = undefined;
+    const handles = new Int32Array(count);
+    for (let i = 0; i < count; i++) handles[i] = first + i;
+    const seqs = new Float64Array(count);
+    for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(first + i);
+    for (const i of sortedBySeq(seqs)) this.#place(first + i, scores[i]!);
   }
 }
 
-/** A set of handles with O(1) add and a drain, kept in typed arrays. */
+/** Indices of `seqs` in ascending seq order (a radix sort when the seqs span less than 2^32). */
+function sortedBySeq(seqs: Float64Array): Uint32Array {
+  const n = seqs.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const seq of seqs) {
+    if (seq < min) min = seq;
+    if (seq > max) max = seq;
+  }
+  let order = Uint32Array.from({ length: n }, (_, i) => i);
+  if (max - min >= 2 ** 32) return order.sort((a, b) => seqs[a]! - seqs[b]!);
+  let next = new Uint32Array(n);
+  const counts = new Uint32Array(1 << 16);
+  for (let shift = 0; shift < 32; shift += 16) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[digit(seqs[i]! - min, shift)]!++;
+    let sum = 0;
+    for (let d = 0; d < counts.length; d++) {
+      const c = counts[d]!;
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const index = order[i]!;
+      next[counts[digit(seqs[index]! - min, shift)]!++] = index;
+    }
+    [order, next] = [next, order];
+  }
+  return order;
+}
+
+function digit(value: number, shift: number): number {
+  return shift === 0 ? value & 0xffff : Math.floor(value / 65536) & 0xffff;
+}
+
+/** A set of handles with O(1) add, one bit per player, and a drain. */
 class ChangedSet {
-  #member = new Uint8Array(1 << 12);
-  #list = new Int32Array(1 << 12);
+  #bits = new Uint32Array(128);
   #count = 0;
 
   get byteLength(): number {
-    return this.#member.byteLength + this.#list.byteLength;
+    return this.#bits.byteLength;
   }
 
   add(handle: number): void {
-    if (handle >= this.#member.length) {
-      const member = new Uint8Array(Math.max(handle + 1, this.#member.length * 2));
-      member.set(this.#member);
-      this.#member = member;
-    }
-    if (this.#member[handle] === 1) return;
-    this.#member[handle] = 1;
-    if (this.#count === this.#list.length) {
-      const list = new Int32Array(this.#list.length * 2);
-      list.set(this.#list);
-      this.#list = list;
-    }
-    this.#list[this.#count++] = handle;
+    const word = handle >>> 5;
+    if (word >= this.#bits.length) this.#bits = grown(this.#bits, word + 1);
+    const bit = 1 << (handle & 31);
+    if ((this.#bits[word]! & bit) !== 0) return;
+    this.#bits[word]! |= bit;
+    this.#count++;
   }
 
   take(): Int32Array {
-    const taken = this.#list.slice(0, this.#count);
-    for (const handle of taken) this.#member[handle] = 0;
+    const taken = new Int32Array(this.#count);
+    let n = 0;
+    const bits = this.#bits;
+    for (let word = 0; n < this.#count && word < bits.length; word++) {
+      let w = bits[word]!;
+      if (w === 0) continue;
+      bits[word] = 0;
+      while (w !== 0) {
+        const low = w & -w;
+        taken[n++] = word * 32 + 31 - Math.clz32(low);
+        w ^= low;
+      }
+    }
     this.#count = 0;
     return taken;
   }

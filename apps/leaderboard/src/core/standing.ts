@@ -13,3 +13,6 @@ export interface Standing {
 export type TieBreak = 'shared' | 'earliest';
 
 export const TIE_BREAKS: readonly TieBreak[] = ['shared', 'earliest'];
+
+/** How many players the top list shows (the spec's "top 10"). */
+export const TOP_LIST_SIZE = 10;

@@ -1,25 +1,44 @@
+import { GROWTH, grown, mix32 } from './typed-arrays.ts';
+
 /**
  * Interns user ids as dense integer handles (0, 1, 2, …) and gives them back, all in typed arrays.
  *
  * Why not `Map<string, number>`: V8 caps a Map at 2^24 entries (16.7 M) while a month of the spec
- * holds 25 M players, and 25 M heap strings would make every full GC mark 25 M objects. Here an id
- * costs its bytes plus 13 bytes of bookkeeping and two hash slots, invisible to the GC.
+ * holds 25 M players, and 25 M heap strings would make every full GC mark 25 M objects.
  *
- * Ids are ASCII ([A-Za-z0-9_-], validated at the edge), so one byte per character.
+ * Each handle owns three 32-bit words. A 24-character lowercase hex id (the common shape of such
+ * ids, a MongoDB ObjectId for one) is stored in them as its 96 bits, so it costs 12 bytes; any
+ * other id ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold
+ * the offset and length. The hash is not stored: a rehash recomputes it from the key.
+ *
+ * The open-addressing table holds, per slot, the handle + 1 in the low 26 bits and 6 low bits of
+ * the hash above them (the slot comes from the high bits), so a probe rarely reads a key it does
+ * not want (each key read is a cache miss at 25 M players). That caps a table at 2^26 - 1 players (67 M), far above one month of the spec.
  */
 const EMPTY = 0;
+const HANDLE_BITS = 26;
+const HANDLE_MASK = (1 << HANDLE_BITS) - 1;
+const TAG_MASK = (1 << (32 - HANDLE_BITS)) - 1;
+export const MAX_PLAYERS = HANDLE_MASK - 1;
+/** Linear probing stays short at this load because the slot's hash tag skips most foreign keys. */
+const MAX_LOAD = 0.85;
 const MAX_ARENA_BYTES = 0xffff_ffff;
+const HEX_LENGTH = 24;
 
 export class UserIdTable {
-  #bytes = new Uint8Array(1 << 16);
-  #offsets = new Uint32Array(1 << 12);
-  #lengths = new Uint8Array(1 << 12);
-  #hashes = new Uint32Array(1 << 12);
-  /** Open addressing with linear probing; a slot holds handle + 1, 0 means empty. */
-  #slots = new Int32Array(1 << 13);
+  /** Three words per handle: the packed hex id, or [arena offset, length, 0]. */
+  #keys = new Uint32Array(3 * 1024);
+  /** One bit per handle: set when the id is packed hex. */
+  #hex = new Uint32Array(32);
+  #bytes = new Uint8Array(1024);
+  #slots = new Int32Array(2048);
   #count = 0;
   #used = 0;
-  readonly #decoder = new TextDecoder('latin1');
+  // The key being looked up, parsed once (hex words or not).
+  #isHex = false;
+  #w0 = 0;
+  #w1 = 0;
+  #w2 = 0;
 
   get size(): number {
     return this.#count;
@@ -27,112 +46,176 @@ export class UserIdTable {
 
   /** Bytes held by the table's arrays (capacity, not just what is used). */
   get byteLength(): number {
-    return (
-      this.#bytes.byteLength +
-      this.#offsets.byteLength +
-      this.#lengths.byteLength +
-      this.#hashes.byteLength +
-      this.#slots.byteLength
-    );
+    return this.#keys.byteLength + this.#hex.byteLength + this.#bytes.byteLength + this.#slots.byteLength;
   }
 
   /** The handle of `id`, or -1 when it was never interned. */
   handleOf(id: string): number {
-    const hash = hashId(id);
-    const mask = this.#slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.#slots[slot]!;
-      if (entry === EMPTY) return -1;
-      const handle = entry - 1;
-      if (this.#hashes[handle] === hash && this.#equals(handle, id)) return handle;
-    }
+    const hash = this.#parse(id);
+    const slot = this.#find(id, hash);
+    const entry = this.#slots[slot]!;
+    return entry === EMPTY ? -1 : (entry & HANDLE_MASK) - 1;
   }
 
   /** The handle of `id`, adding it when new. */
   intern(id: string): number {
-    const hash = hashId(id);
-    const mask = this.#slots.length - 1;
-    let slot = hash & mask;
-    for (; ; slot = (slot + 1) & mask) {
-      const entry = this.#slots[slot]!;
-      if (entry === EMPTY) break;
-      const handle = entry - 1;
-      if (this.#hashes[handle] === hash && this.#equals(handle, id)) return handle;
-    }
-    const handle = this.#append(id, hash);
-    this.#slots[slot] = handle + 1;
-    if (this.#count * 2 > this.#slots.length) this.#rehash(this.#slots.length * 2);
+    const hash = this.#parse(id);
+    const slot = this.#find(id, hash);
+    const entry = this.#slots[slot]!;
+    if (entry !== EMPTY) return (entry & HANDLE_MASK) - 1;
+    const handle = this.#append(id);
+    this.#slots[slot] = tagged(handle, hash);
+    if (this.#count > this.#slots.length * MAX_LOAD) this.#rehash(Math.ceil(this.#slots.length * GROWTH));
     return handle;
   }
 
   idOf(handle: number): string {
-    const start = this.#offsets[handle]!;
-    return this.#decoder.decode(this.#bytes.subarray(start, start + this.#lengths[handle]!));
+    const keys = this.#keys;
+    const k = 3 * handle;
+    if (this.#isHexHandle(handle)) return hexOf(keys[k]!) + hexOf(keys[k + 1]!) + hexOf(keys[k + 2]!);
+    const start = keys[k]!;
+    return String.fromCharCode(...this.#bytes.subarray(start, start + keys[k + 1]!));
+  }
+
+  /** The slot holding `id`, or the empty slot where it belongs. */
+  #find(id: string, hash: number): number {
+    const slots = this.#slots;
+    const capacity = slots.length;
+    const tag = hash & TAG_MASK;
+    for (let slot = home(hash, capacity); ; slot = slot + 1 === capacity ? 0 : slot + 1) {
+      const entry = slots[slot]!;
+      if (entry === EMPTY) return slot;
+      if (entry >>> HANDLE_BITS === tag && this.#equals((entry & HANDLE_MASK) - 1, id)) return slot;
+    }
+  }
+
+  /** Reads `id` into #isHex/#w0..#w2 and returns its hash. */
+  #parse(id: string): number {
+    this.#isHex = id.length === HEX_LENGTH && parseHex(id);
+    if (this.#isHex) {
+      this.#w0 = WORDS[0]!;
+      this.#w1 = WORDS[1]!;
+      this.#w2 = WORDS[2]!;
+      return hashWords(this.#w0, this.#w1, this.#w2);
+    }
+    let h = 0x811c9dc5;
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+    return mix32(h);
+  }
+
+  #isHexHandle(handle: number): boolean {
+    return (this.#hex[handle >>> 5]! & (1 << (handle & 31))) !== 0;
   }
 
   #equals(handle: number, id: string): boolean {
-    if (this.#lengths[handle] !== id.length) return false;
-    const start = this.#offsets[handle]!;
-    for (let i = 0; i < id.length; i++) {
-      if (this.#bytes[start + i] !== id.charCodeAt(i)) return false;
+    const keys = this.#keys;
+    const k = 3 * handle;
+    if (this.#isHexHandle(handle)) {
+      return this.#isHex && keys[k] === this.#w0 && keys[k + 1] === this.#w1 && keys[k + 2] === this.#w2;
     }
+    if (this.#isHex || keys[k + 1] !== id.length) return false;
+    const start = keys[k]!;
+    for (let i = 0; i < id.length; i++) if (this.#bytes[start + i] !== id.charCodeAt(i)) return false;
     return true;
   }
 
-  #append(id: string, hash: number): number {
+  #append(id: string): number {
     if (id.length === 0 || id.length > 255)
       throw new RangeError(`user id length ${id.length} is outside 1..255`);
     const handle = this.#count;
-    if (handle === this.#offsets.length) this.#growHandles();
-    if (this.#used + id.length > this.#bytes.length) this.#growArena(this.#used + id.length);
-    for (let i = 0; i < id.length; i++) this.#bytes[this.#used + i] = id.charCodeAt(i);
-    this.#offsets[handle] = this.#used;
-    this.#lengths[handle] = id.length;
-    this.#hashes[handle] = hash;
-    this.#used += id.length;
+    if (handle >= MAX_PLAYERS)
+      throw new RangeError(`a ranking holds at most ${MAX_PLAYERS} players: partition it`);
+    this.#keys = grown(this.#keys, 3 * (handle + 1));
+    this.#hex = grown(this.#hex, (handle >>> 5) + 1);
+    const k = 3 * handle;
+    if (this.#isHex) {
+      this.#keys[k] = this.#w0;
+      this.#keys[k + 1] = this.#w1;
+      this.#keys[k + 2] = this.#w2;
+      this.#hex[handle >>> 5]! |= 1 << (handle & 31);
+    } else {
+      if (this.#used + id.length > MAX_ARENA_BYTES)
+        throw new RangeError('user id arena is full (4 GiB): partition the leaderboard');
+      this.#bytes = grown(this.#bytes, this.#used + id.length);
+      for (let i = 0; i < id.length; i++) this.#bytes[this.#used + i] = id.charCodeAt(i);
+      this.#keys[k] = this.#used;
+      this.#keys[k + 1] = id.length;
+      this.#used += id.length;
+    }
     this.#count++;
     return handle;
   }
 
-  #growHandles(): void {
-    const capacity = this.#offsets.length * 2;
-    this.#offsets = grow(this.#offsets, new Uint32Array(capacity));
-    this.#lengths = grow(this.#lengths, new Uint8Array(capacity));
-    this.#hashes = grow(this.#hashes, new Uint32Array(capacity));
-  }
-
-  #growArena(needed: number): void {
-    if (needed > MAX_ARENA_BYTES)
-      throw new RangeError('user id arena is full (4 GiB): partition the leaderboard');
-    let capacity = this.#bytes.length;
-    while (capacity < needed) capacity *= 2;
-    this.#bytes = grow(this.#bytes, new Uint8Array(Math.min(capacity, MAX_ARENA_BYTES)));
+  #hashOf(handle: number): number {
+    const keys = this.#keys;
+    const k = 3 * handle;
+    if (this.#isHexHandle(handle)) return hashWords(keys[k]!, keys[k + 1]!, keys[k + 2]!);
+    let h = 0x811c9dc5;
+    const start = keys[k]!;
+    const end = start + keys[k + 1]!;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ this.#bytes[i]!, 0x01000193);
+    return mix32(h);
   }
 
   #rehash(capacity: number): void {
     const slots = new Int32Array(capacity);
-    const mask = capacity - 1;
     for (let handle = 0; handle < this.#count; handle++) {
-      let slot = this.#hashes[handle]! & mask;
-      while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
-      slots[slot] = handle + 1;
+      const hash = this.#hashOf(handle);
+      let slot = home(hash, capacity);
+      while (slots[slot] !== EMPTY) slot = slot + 1 === capacity ? 0 : slot + 1;
+      slots[slot] = tagged(handle, hash);
     }
     this.#slots = slots;
   }
 }
 
-function grow<T extends Uint8Array | Uint32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
+/** The slot a hash starts probing at: the hash scaled to the capacity (no power-of-two capacity needed). */
+function home(hash: number, capacity: number): number {
+  return Math.floor((hash / 4294967296) * capacity);
 }
 
-/** FNV-1a over the id's character codes, then a murmur3 finaliser so that linear probing spreads well. */
-function hashId(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+function tagged(handle: number, hash: number): number {
+  return ((hash & TAG_MASK) << HANDLE_BITS) | (handle + 1);
+}
+
+function hashWords(w0: number, w1: number, w2: number): number {
+  return mix32(w0 ^ mix32(w1 ^ mix32(w2 ^ 0x9e3779b9)));
+}
+
+/** The value of a lowercase hex digit by character code, -1 for any other character. */
+const HEX_VALUE = Int8Array.from({ length: 128 }, (_, c) =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1,
+);
+
+/** Where parseHex leaves the three words of a hex id (no allocation per lookup). */
+const WORDS = new Uint32Array(3);
+
+/** Parses 24 lowercase hex characters into WORDS; false for any other id. */
+function parseHex(id: string): boolean {
+  let w0 = 0;
+  let w1 = 0;
+  let w2 = 0;
+  for (let i = 0; i < HEX_LENGTH; i++) {
+    const nibble = HEX_VALUE[id.charCodeAt(i) & 127]!;
+    if (nibble < 0 || id.charCodeAt(i) > 127) return false;
+    if (i < 8) w0 = (w0 << 4) | nibble;
+    else if (i < 16) w1 = (w1 << 4) | nibble;
+    else w2 = (w2 << 4) | nibble;
+  }
+  WORDS[0] = w0;
+  WORDS[1] = w1;
+  WORDS[2] = w2;
+  return true;
+}
+
+const HEX_DIGITS = '0123456789abcdef';
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => HEX_DIGITS[b >>> 4]! + HEX_DIGITS[b & 15]!);
+
+function hexOf(word: number): string {
+  return (
+    HEX_BYTES[word >>> 24]! +
+    HEX_BYTES[(word >>> 16) & 255]! +
+    HEX_BYTES[(word >>> 8) & 255]! +
+    HEX_BYTES[word & 255]!
+  );
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { Ranking } from '../../src/core/ranking.ts';
+import { Ranking, type RankingOptions } from '../../src/core/ranking.ts';
 import type { Standing, TieBreak } from '../../src/core/standing.ts';
 
 /** The obviously-correct model: keep totals, sort everything on every question. */
@@ -14,6 +14,9 @@ class NaiveRanking {
     const score = (this.#players.get(userId)?.score ?? 0) + points;
     this.#players.set(userId, { score, seq });
   }
+  set(userId: string, score: number, seq: number): void {
+    this.#players.set(userId, { score, seq });
+  }
   all(): Standing[] {
     const sorted = [...this.#players].sort(([, a], [, b]) => b.score - a.score || a.seq - b.seq);
     return sorted.map(([userId, p], i) => ({
@@ -24,39 +27,145 @@ class NaiveRanking {
   }
 }
 
-const win = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 5 }));
+/** Throws with both sides printed, so that a failing run shows the values and not only "differs". */
+function same(what: string, actual: unknown, expected: unknown): void {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what} differs:\n  ranking ${a}\n  model   ${e}`);
+}
+
+/** Compares every read the ranking offers against the model. */
+function agree(ranking: Ranking, model: NaiveRanking, probe: number): void {
+  const expected = model.all();
+  same('size', ranking.size, expected.length);
+  same('full order', ranking.top(0, expected.length), expected);
+  const walked: Standing[] = [];
+  ranking.forEachStanding((s) => {
+    walked.push(s);
+  });
+  same('forEachStanding', walked, expected);
+  for (const [at, s] of expected.entries()) {
+    same(`standing of ${s.userId}`, ranking.standing(s.userId), s);
+    const n = 1 + ((probe + at) % 4);
+    same(
+      `around ${s.userId} ±${n}`,
+      ranking.around(s.userId, n),
+      expected.slice(Math.max(0, at - n), at + n + 1),
+    );
+  }
+  const offset = probe % (expected.length + 2);
+  same(`top(${offset}, 3)`, ranking.top(offset, 3), expected.slice(offset, offset + 3));
+}
+
+// Small blocks and a small dense range make every structural path (block splits, merges and
+// drops, the high-score path, dense-range growth) happen within a few dozen wins.
+const SHAPES: ReadonlyArray<{ name: string; options: RankingOptions; points: fc.Arbitrary<number> }> = [
+  { name: 'default sizes, small points', options: {}, points: fc.integer({ min: 1, max: 5 }) },
+  {
+    name: 'blocks of 4, dense range 16, points up to 40 (players cross many scores and the dense limit)',
+    options: { blockSize: 4, denseScores: 16 },
+    points: fc.integer({ min: 1, max: 40 }),
+  },
+  {
+    name: 'blocks of 8, points up to LEADERBOARD_MAX_POINTS (1,000,000) across the 2^20 dense limit',
+    options: { blockSize: 8 },
+    points: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 900_000, max: 1_000_000 })),
+  },
+];
 
 for (const tieBreak of ['shared', 'earliest'] as const) {
-  t.test(`ranking agrees with the naive model after every win (${tieBreak})`, async (t) => {
+  for (const shape of SHAPES) {
+    t.test(`ranking agrees with the naive model after every win (${tieBreak}; ${shape.name})`, async (t) => {
+      const seed = Number(process.env.PROPERTY_SEED ?? 20261122);
+      t.comment(`seed ${seed} (set PROPERTY_SEED to replay)`);
+      const win = fc.tuple(fc.integer({ min: 0, max: 40 }), shape.points);
+      fc.assert(
+        fc.property(fc.array(win, { minLength: 1, maxLength: 120 }), fc.nat(), (wins, probe) => {
+          const ranking = new Ranking(tieBreak, shape.options);
+          const model = new NaiveRanking(tieBreak);
+          wins.forEach(([user, points], i) => {
+            const touched = `u${user}`;
+            ranking.apply(i + 1, touched, points);
+            model.apply(i + 1, touched, points);
+            const expected = model.all();
+            same(
+              `standing of ${touched} after win ${i + 1}`,
+              ranking.standing(touched),
+              expected.find((s) => s.userId === touched),
+            );
+            same(`top 10 after win ${i + 1}`, ranking.top(0, 10), expected.slice(0, 10));
+          });
+          agree(ranking, model, probe);
+        }),
+        { numRuns: 300, seed },
+      );
+      t.pass('300 random win streams agree');
+    });
+  }
+
+  t.test(`a restored ranking plus the replay agrees with the model (${tieBreak})`, async (t) => {
     const seed = Number(process.env.PROPERTY_SEED ?? 20261122);
-    t.comment(`seed ${seed} (set PROPERTY_SEED to replay)`);
+    const win = fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 30 }));
     fc.assert(
-      fc.property(fc.array(win, { minLength: 1, maxLength: 120 }), (wins) => {
-        const ranking = new Ranking(tieBreak);
+      fc.property(fc.array(win, { minLength: 1, maxLength: 100 }), fc.nat(), fc.nat(), (wins, cut, probe) => {
+        const options = { blockSize: 4, denseScores: 32 };
+        const first = new Ranking(tieBreak, options);
         const model = new NaiveRanking(tieBreak);
+        const saveAt = cut % (wins.length + 1);
         wins.forEach(([user, points], i) => {
-          ranking.apply(i + 1, `u${user}`, points);
+          if (i < saveAt) first.apply(i + 1, `u${user}`, points);
           model.apply(i + 1, `u${user}`, points);
-          const expected = model.all();
-          const touched = `u${user}`;
-          const mine = expected.find((s) => s.userId === touched);
-          if (JSON.stringify(ranking.standing(touched)) !== JSON.stringify(mine))
-            throw new Error('standing differs');
-          if (JSON.stringify(ranking.top(0, 10)) !== JSON.stringify(expected.slice(0, 10)))
-            throw new Error('top differs');
         });
-        const expected = model.all();
-        if (JSON.stringify(ranking.top(0, expected.length)) !== JSON.stringify(expected))
-          throw new Error('full order differs');
-        for (const s of expected) {
-          const at = expected.indexOf(s);
-          const around = expected.slice(Math.max(0, at - 3), at + 4);
-          if (JSON.stringify(ranking.around(s.userId, 3)) !== JSON.stringify(around))
-            throw new Error('around differs');
-        }
+        // Saved entries come back in any order (the checkpoint table is keyed by user id).
+        const saved = [...first.takeChanges()].map((h) => first.entryOf(h)).reverse();
+        const restored = new Ranking(tieBreak, options);
+        for (const entry of saved) restored.restore(entry);
+        restored.restoredUpTo(saveAt);
+        wins.forEach(([user, points], i) => {
+          if (i >= saveAt) restored.apply(i + 1, `u${user}`, points);
+        });
+        agree(restored, model, probe);
       }),
-      { numRuns: 400, seed },
+      { numRuns: 300, seed },
     );
-    t.pass('400 random win streams agree');
+    t.pass('300 restores agree');
+  });
+
+  t.test(`scores near the top of the exact range (2^53) rank correctly (${tieBreak})`, async (t) => {
+    const top = Number.MAX_SAFE_INTEGER - 10_000_000;
+    const ranking = new Ranking(tieBreak);
+    const model = new NaiveRanking(tieBreak);
+    const players: Array<[string, number, number]> = [
+      ['a', top, 1],
+      ['b', top + 1_000_000, 2],
+      ['c', top, 3],
+      ['d', 5, 4],
+      ['e', 2 ** 32 + 7, 5],
+    ];
+    for (const [userId, score, seq] of players) {
+      ranking.restore({ userId, score, seq });
+      model.set(userId, score, seq);
+    }
+    ranking.restoredUpTo(5);
+    const wins: Array<[string, number]> = [
+      ['a', 1_000_000],
+      ['d', 1_000_000],
+      ['c', 999_999],
+      ['e', 1],
+      ['f', 1_000_000],
+    ];
+    wins.forEach(([user, points], i) => {
+      ranking.apply(6 + i, user, points);
+      model.apply(6 + i, user, points);
+    });
+    agree(ranking, model, 3);
+    t.same(
+      ranking.top(0, 3).map((s) => [s.userId, s.score]),
+      [
+        ['b', top + 1_000_000],
+        ['a', top + 1_000_000],
+        ['c', top + 999_999],
+      ],
+    );
   });
 }

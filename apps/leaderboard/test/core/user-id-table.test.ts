@@ -35,3 +35,42 @@ t.test('ids of the same length and hash bucket are told apart by their bytes', a
     ids,
   );
 });
+
+t.test('24-character lowercase hex ids are packed into 12 bytes and come back exactly', async (t) => {
+  const table = new UserIdTable();
+  const hex = [
+    '0123456789abcdef01234567',
+    'ffffffffffffffffffffffff',
+    '000000000000000000000000',
+    '5f1e0c2b9d8a7e6f5a4b3c2d',
+  ];
+  const others = [
+    '0123456789ABCDEF01234567', // uppercase: another id, kept as bytes
+    '0123456789abcdef0123456g', // not hex
+    '0123456789abcdef0123456', // 23 characters
+    '0123456789abcdef012345678', // 25 characters
+    'a',
+    'user_-X9',
+  ];
+  const all = [...hex, ...others];
+  all.forEach((id) => table.intern(id));
+  t.same(
+    all.map((id) => table.idOf(table.handleOf(id))),
+    all,
+  );
+  t.equal(new Set(all.map((id) => table.handleOf(id))).size, all.length, 'every id has its own handle');
+  t.equal(table.handleOf('fffffffffffffffffffffffe'), -1);
+});
+
+t.test('hex ids cost about 12 bytes each plus the hash slots', async (t) => {
+  const table = new UserIdTable();
+  const before = table.byteLength;
+  const n = 300_000;
+  for (let i = 0; i < n; i++) table.intern(i.toString(16).padStart(24, '0'));
+  const perId = (table.byteLength - before) / n;
+  t.ok(perId < 12 + 4 / 0.5 + 12 * 0.25 + 1, `${perId.toFixed(1)} bytes per id (capacity)`);
+  t.equal(
+    table.idOf(table.handleOf((n - 1).toString(16).padStart(24, '0'))),
+    (n - 1).toString(16).padStart(24, '0'),
+  );
+});

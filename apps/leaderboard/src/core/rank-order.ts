@@ -1,0 +1,261 @@
+import { grown } from './typed-arrays.ts';
+
+/**
+ * Every player's handle in rank order, in blocks of at most `blockSize` handles: a two-level list
+ * with a Fenwick tree over the block sizes, so a position is found in O(log blocks) and an insert
+ * or removal moves at most one block's worth of 4-byte handles (one memmove).
+ *
+ * The ranking never compares keys here: it computes where a player goes (after everyone with a
+ * score at least as high, from the score counts) and inserts there, so within a score the order
+ * is the order of arrival. `blockOf` (2 bytes per player while there are < 65,536 blocks, then 4)
+ * says which block holds a player; the offset in the block is found by `indexOf`, a native scan.
+ *
+ * Block ids are dense (a dropped block's id is given to the last block), and `sequence` lists
+ * them in rank order. Splitting or dropping a block rebuilds the sequence's index and Fenwick
+ * tree in O(blocks); that happens once per ~blockSize/2 inserts.
+ */
+export class RankOrder {
+  readonly #blockSize: number;
+  #blocks: Int32Array[] = [];
+  #sizes = new Int32Array(16);
+  /** Block ids in rank order. */
+  #sequence = new Int32Array(16);
+  /** Block id → index in #sequence. */
+  #indexOf = new Int32Array(16);
+  /** Fenwick tree over #sequence (1-based) of block sizes. */
+  #tree = new Int32Array(17);
+  #blockOf: Uint16Array | Uint32Array = new Uint16Array(1024);
+  /** The highest power of two ≤ the number of blocks: the first step of a Fenwick descent. */
+  #topStep = 0;
+  #count = 0;
+
+  readonly #narrowBlocks: number;
+
+  /** `narrowBlocks`: how many blocks 2-byte `blockOf` entries serve (a test sets it low). */
+  constructor(blockSize = 512, narrowBlocks = 0x10000) {
+    this.#blockSize = blockSize;
+    this.#narrowBlocks = narrowBlocks;
+  }
+
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Share of the blocks' room in use (for the benchmark and tests). */
+  get fill(): number {
+    return this.#blocks.length === 0 ? 1 : this.#count / (this.#blocks.length * this.#blockSize);
+  }
+
+  get byteLength(): number {
+    return (
+      this.#blocks.length * this.#blockSize * 4 +
+      this.#sizes.byteLength +
+      this.#sequence.byteLength +
+      this.#indexOf.byteLength +
+      this.#tree.byteLength +
+      this.#blockOf.byteLength
+    );
+  }
+
+  /** Inserts `handle` so that it ends up at `position` (0 … size). */
+  insert(position: number, handle: number): void {
+    if (this.#blocks.length === 0) {
+      this.#appendBlock();
+      this.#reindex();
+    }
+    // The block whose range [start, start + size] holds the position (the earlier one at a boundary).
+    let index = this.#countBlocksBelow(position, true);
+    let offset = position - this.#sum(index);
+    let id = this.#sequence[index]!;
+    if (this.#sizes[id] === this.#blockSize) {
+      const at = this.#split(index, offset);
+      // At the split point itself the old block has room, unless the split left it full.
+      if (offset > at || at === this.#blockSize) {
+        offset -= at;
+        index++;
+        id = this.#sequence[index]!;
+      }
+    }
+    const block = this.#blocks[id]!;
+    block.copyWithin(offset + 1, offset, this.#sizes[id]);
+    block[offset] = handle;
+    this.#sizes[id]!++;
+    this.#add(index, 1);
+    if (handle >= this.#blockOf.length) this.#blockOf = grown(this.#blockOf, handle + 1);
+    this.#blockOf[handle] = id;
+    this.#count++;
+  }
+
+  /** Removes `handle` and returns the position it had. */
+  remove(handle: number): number {
+    const id = this.#blockOf[handle]!;
+    const block = this.#blocks[id]!;
+    const size = this.#sizes[id]!;
+    const offset = block.indexOf(handle);
+    if (offset < 0 || offset >= size) throw new Error(`handle ${handle} is not in its block`);
+    const index = this.#indexOf[id]!;
+    const position = this.#sum(index) + offset;
+    block.copyWithin(offset, offset + 1, size);
+    this.#sizes[id] = size - 1;
+    this.#add(index, -1);
+    this.#count--;
+    this.#compact(index);
+    return position;
+  }
+
+  positionOf(handle: number): number {
+    const id = this.#blockOf[handle]!;
+    return this.#sum(this.#indexOf[id]!) + this.#blocks[id]!.indexOf(handle);
+  }
+
+  /** The handle at `position` (0 … size - 1). */
+  at(position: number): number {
+    const index = this.#countBlocksBelow(position, false);
+    return this.#blocks[this.#sequence[index]!]![position - this.#sum(index)]!;
+  }
+
+  /** Calls `visit` with each handle from `position` on, in order, until it returns false. */
+  forEachFrom(position: number, visit: (handle: number) => boolean): void {
+    if (position >= this.#count) return;
+    let index = this.#countBlocksBelow(position, false);
+    let offset = position - this.#sum(index);
+    for (; index < this.#blocks.length; index++, offset = 0) {
+      const id = this.#sequence[index]!;
+      const block = this.#blocks[id]!;
+      const size = this.#sizes[id]!;
+      for (; offset < size; offset++) if (!visit(block[offset]!)) return;
+    }
+  }
+
+  /**
+   * How many blocks (in sequence) hold, together, fewer items than `position` (strict) or at most
+   * `position` items (not strict): the index of the block an insert at / a read of `position` uses.
+   */
+  #countBlocksBelow(position: number, strict: boolean): number {
+    const tree = this.#tree;
+    const n = this.#blocks.length;
+    let index = 0;
+    let remaining = position;
+    for (let step = this.#topStep; step > 0; step >>>= 1) {
+      const next = index + step;
+      if (next <= n && (strict ? tree[next]! < remaining : tree[next]! <= remaining)) {
+        index = next;
+        remaining -= tree[next]!;
+      }
+    }
+    return Math.min(index, n - 1);
+  }
+
+  /** Items in the first `index` blocks of the sequence. */
+  #sum(index: number): number {
+    let sum = 0;
+    for (let i = index; i > 0; i -= i & -i) sum += this.#tree[i]!;
+    return sum;
+  }
+
+  #add(index: number, delta: number): void {
+    const n = this.#blocks.length;
+    for (let i = index + 1; i <= n; i += i & -i) this.#tree[i]! += delta;
+  }
+
+  #appendBlock(): number {
+    const id = this.#blocks.length;
+    this.#blocks.push(new Int32Array(this.#blockSize));
+    this.#sizes = grown(this.#sizes, id + 1);
+    this.#sequence = grown(this.#sequence, id + 1);
+    this.#indexOf = grown(this.#indexOf, id + 1);
+    this.#tree = grown(this.#tree, id + 2);
+    this.#sizes[id] = 0;
+    this.#sequence[id] = id;
+    this.#indexOf[id] = id;
+    if (id === this.#narrowBlocks && this.#blockOf instanceof Uint16Array)
+      this.#blockOf = Uint32Array.from(this.#blockOf);
+    return id;
+  }
+
+  /**
+   * Splits the full block at `index` where the insert goes: the items from `at` on move to a new
+   * block placed right after it, and the insert lands at the end of the old block (or, at the very
+   * end, in the new one). Every insert of the ranking is at the end of a score's run, so inserts
+   * come in streams at a few places; splitting there leaves full blocks behind, where halving
+   * would leave a half-full block per split. Returns the split point.
+   */
+  #split(index: number, at: number): number {
+    const size = this.#blockSize;
+    const id = this.#sequence[index]!;
+    const fresh = this.#appendBlock();
+    const from = this.#blocks[id]!;
+    const to = this.#blocks[fresh]!;
+    to.set(from.subarray(at, size));
+    for (let i = 0; i < size - at; i++) this.#blockOf[to[i]!] = fresh;
+    this.#sizes[id] = at;
+    this.#sizes[fresh] = size - at;
+    const n = this.#blocks.length;
+    this.#sequence.copyWithin(index + 2, index + 1, n - 1);
+    this.#sequence[index + 1] = fresh;
+    this.#reindex();
+    return at;
+  }
+
+  /**
+   * Keeps blocks reasonably full: an empty block is dropped, and a block that fits, with its
+   * successor, into three quarters of a block takes the successor's items.
+   */
+  #compact(index: number): void {
+    const id = this.#sequence[index]!;
+    const n = this.#blocks.length;
+    if (n === 1) return;
+    if (this.#sizes[id] === 0) {
+      this.#drop(index);
+      return;
+    }
+    if (index + 1 >= n) return;
+    const next = this.#sequence[index + 1]!;
+    const size = this.#sizes[id]!;
+    const nextSize = this.#sizes[next]!;
+    if (size + nextSize > (this.#blockSize >>> 2) * 3) return;
+    const block = this.#blocks[id]!;
+    block.set(this.#blocks[next]!.subarray(0, nextSize), size);
+    for (let i = size; i < size + nextSize; i++) this.#blockOf[block[i]!] = id;
+    this.#sizes[id] = size + nextSize;
+    this.#sizes[next] = 0;
+    this.#drop(index + 1);
+  }
+
+  /** Removes the (empty) block at `index`; the last block id takes its id. */
+  #drop(index: number): void {
+    const id = this.#sequence[index]!;
+    const n = this.#blocks.length;
+    this.#sequence.copyWithin(index, index + 1, n);
+    const last = n - 1;
+    if (id !== last) {
+      this.#blocks[id] = this.#blocks[last]!;
+      this.#sizes[id] = this.#sizes[last]!;
+      const block = this.#blocks[id];
+      for (let i = 0; i < this.#sizes[id]; i++) this.#blockOf[block[i]!] = id;
+      this.#sequence[this.#indexOf[last]! > index ? this.#indexOf[last]! - 1 : this.#indexOf[last]!] = id;
+    }
+    this.#blocks.pop();
+    this.#reindex();
+  }
+
+  /** Rebuilds #indexOf and the Fenwick tree from #sequence and #sizes, in O(blocks). */
+  #reindex(): void {
+    const n = this.#blocks.length;
+    this.#topStep = highestBit(n);
+    const tree = this.#tree;
+    for (let i = 0; i < n; i++) {
+      const id = this.#sequence[i]!;
+      this.#indexOf[id] = i;
+      tree[i + 1] = this.#sizes[id]!;
+    }
+    for (let i = 1; i <= n; i++) {
+      const parent = i + (i & -i);
+      if (parent <= n) tree[parent]! += tree[i]!;
+    }
+  }
+}
+
+function highestBit(n: number): number {
+  return n === 0 ? 0 : 2 ** Math.floor(Math.log2(n));
+}

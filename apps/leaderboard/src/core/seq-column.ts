@@ -1,0 +1,47 @@
+import { grown } from './typed-arrays.ts';
+
+/**
+ * Each player's seq (the win-log position of their last counted win), 4 bytes a player: stored as
+ * the distance from the first seq seen, which fits 32 bits for any month (a month of the spec is
+ * about 1.5 billion wins). A seq farther away than that widens the column to 8-byte floats.
+ */
+export class SeqColumn {
+  #base = 0;
+  #based = false;
+  #offsets: Int32Array | undefined = new Int32Array(1024);
+  #wide: Float64Array | undefined;
+
+  get byteLength(): number {
+    return this.#offsets?.byteLength ?? this.#wide!.byteLength;
+  }
+
+  get(handle: number): number {
+    return this.#offsets === undefined ? this.#wide![handle]! : this.#base + this.#offsets[handle]!;
+  }
+
+  set(handle: number, seq: number): void {
+    if (!this.#based) {
+      this.#base = seq;
+      this.#based = true;
+    }
+    const offsets = this.#offsets;
+    const offset = seq - this.#base;
+    if (offsets !== undefined && (offset | 0) === offset) {
+      if (handle < offsets.length) offsets[handle] = offset;
+      else (this.#offsets = grown(offsets, handle + 1))[handle] = offset;
+      return;
+    }
+    this.#widen();
+    this.#wide = grown(this.#wide!, handle + 1);
+    this.#wide[handle] = seq;
+  }
+
+  #widen(): void {
+    const offsets = this.#offsets;
+    if (offsets === undefined) return;
+    const wide = new Float64Array(offsets.length);
+    for (let i = 0; i < offsets.length; i++) wide[i] = this.#base + offsets[i]!;
+    this.#wide = wide;
+    this.#offsets = undefined;
+  }
+}

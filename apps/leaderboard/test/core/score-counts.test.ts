@@ -1,0 +1,28 @@
+import t from 'tap';
+import { ScoreCounts } from '../../src/core/score-counts.ts';
+
+t.test('counts above and below, and the score at each position, while the tree grows', async (t) => {
+  const counts = new ScoreCounts(1 << 16);
+  const scores = [5, 5, 9, 1, 40_000, 3000, 9, 0];
+  for (const score of scores) counts.add(score, 1);
+  const sorted = [...scores].sort((a, b) => b - a);
+  t.same(
+    sorted.map((_, position) => counts.scoreAt(position)),
+    sorted,
+  );
+  t.equal(counts.countAbove(9), 2);
+  t.equal(counts.countBelow(9), 4);
+  t.equal(counts.countOf(9), 2);
+  t.equal(counts.countAbove(40_000), 0);
+  t.equal(counts.countBelow(65_535), 8);
+  counts.add(40_000, -1);
+  t.equal(counts.scoreAt(0), 3000);
+  t.equal(counts.total, 7);
+});
+
+t.test('a score at or beyond the limit is refused (the ranking keeps those elsewhere)', async (t) => {
+  const counts = new ScoreCounts(64);
+  counts.add(63, 1);
+  t.throws(() => counts.add(64, 1), RangeError);
+  t.throws(() => new ScoreCounts(100), RangeError);
+});
