@@ -1,4 +1,4 @@
-import { TOP_LIST_SIZE } from './core/top-list.ts';
+import { TOP_LIST_SIZE } from './core/standing.ts';
 
 interface Cached<T> {
   readonly limit: number;

@@ -1,6 +1,6 @@
 /** JSON schemas of the leaderboard API: validation at the edge and the OpenAPI document. */
 import { PERIOD_PATTERNS, type PeriodKind } from '../core/period.ts';
-import { TOP_LIST_SIZE } from '../core/top-list.ts';
+import { TOP_LIST_SIZE } from '../core/standing.ts';
 
 /**
  * Text shown to other people must not carry control characters (Unicode Cc, which includes
