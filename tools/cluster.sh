@@ -441,7 +441,9 @@ up() {
   trap 'code=$?; if ((code != 0)); then log "up failed: stopping what it started"; down >&2; fi' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM HUP
-  rm -rf "$RUN" && mkdir -p "$RUN"
+  # What a crashed earlier run left (mounts, interfaces, chains) goes first; nothing of it runs.
+  [[ ! -e $RUN ]] || down
+  mkdir -p "$RUN"
   make_pki
   network_up
   start_etcd
