@@ -372,7 +372,8 @@ YAML
 # CoreDNS as a host process on the bridge's address, which is kubelet's clusterDNS: it needs no
 # image (the binary is dynamically linked), it answers before the node is Ready, and it stops
 # with the rest of the control plane. Only cluster.local (and reverse lookups of pod and service
-# addresses) are answered; nothing is forwarded off the node.
+# addresses) are answered; any other name does not exist (NXDOMAIN): nothing is forwarded off the
+# node.
 start_coredns() {
   cat >"$RUN/Corefile" <<COREFILE
 cluster.local:53 in-addr.arpa:53 ip6.arpa:53 {
@@ -386,6 +387,13 @@ cluster.local:53 in-addr.arpa:53 ip6.arpa:53 {
     fallthrough in-addr.arpa ip6.arpa
   }
   cache 5
+}
+.:53 {
+  bind $GATEWAY
+  errors
+  template ANY ANY {
+    rcode NXDOMAIN
+  }
 }
 COREFILE
   launch coredns "$TESSERA_BIN/coredns" -conf "$RUN/Corefile"

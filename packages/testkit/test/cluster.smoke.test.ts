@@ -212,8 +212,12 @@ t.test('a Service resolves by name from another pod through the cluster DNS, and
 });
 
 t.test('kubectl logs and kubectl exec work', async (t) => {
-  t.match(await k('logs', 'client'), `client of ${namespace} up`);
-  t.equal((await k('exec', 'client', '--', 'sh', '-c', 'echo $((6 * 7))')).trim(), '42');
+  t.match(await k('logs', 'client'), `client of ${namespace} up`, "kubectl logs shows the pod's output");
+  t.equal(
+    (await k('exec', 'client', '--', 'sh', '-c', 'echo $((6 * 7))')).trim(),
+    '42',
+    'kubectl exec runs in it',
+  );
 });
 
 t.test('an Ingress routes a host from 127.0.0.1 to the Service', async (t) => {
@@ -237,10 +241,14 @@ t.test('an Ingress routes a host from 127.0.0.1 to the Service', async (t) => {
   });
   t.match(target.ingressUrl, /^http:\/\/127\.0\.0\.1:\d+$/, 'the ingress is on 127.0.0.1');
   let answer = { status: 0, body: '' };
-  await until(`${target.ingressUrl} with Host ${host} to answer 200`, async () => {
-    answer = await get(`${target.ingressUrl}/`, host);
-    return answer.status === 200;
-  });
+  await until(
+    `${target.ingressUrl} with Host ${host} to answer 200`,
+    async () => {
+      answer = await get(`${target.ingressUrl}/`, host);
+      return answer.status === 200;
+    },
+    60_000,
+  );
   t.equal(answer.body.trim(), MARKER);
   t.equal((await get(`${target.ingressUrl}/`, `other-${host}`)).status, 404, 'another host is not routed');
 });
@@ -277,7 +285,7 @@ t.test('a pod over its memory limit is OOMKilled and restarted', async (t) => {
     restarts = status?.restartCount ?? 0;
     return reason !== undefined && restarts >= 1;
   });
-  t.equal(reason, 'OOMKilled');
+  t.equal(reason, 'OOMKilled', 'the last termination was the OOM killer');
   t.ok(restarts >= 1, `restarted (${restarts})`);
   await k('delete', 'pod', 'hog', '--wait=false');
 });
@@ -374,7 +382,11 @@ t.test('kubectl scale on a custom resource with a scale subresource', async (t) 
     return true;
   });
   await k('scale', `shards.${GROUP}/aapl`, '--replicas=4');
-  t.equal((await k('get', `shards.${GROUP}`, 'aapl', '--output', 'jsonpath={.spec.replicas}')).trim(), '4');
+  t.equal(
+    (await k('get', `shards.${GROUP}`, 'aapl', '--output', 'jsonpath={.spec.replicas}')).trim(),
+    '4',
+    'the scale subresource wrote spec.replicas',
+  );
 });
 
 t.test('a StatefulSet with a nodeSelector and a toleration runs on a tainted node', async (t) => {
