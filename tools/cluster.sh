@@ -407,7 +407,7 @@ COREFILE
 start_traefik() {
   launch traefik "$TESSERA_BIN/traefik" --global.checkNewVersion=false --global.sendAnonymousUsage=false \
     --entryPoints.web.address="127.0.0.1:$INGRESS_PORT" --entryPoints.traefik.address="127.0.0.1:$INGRESS_ADMIN_PORT" \
-    --ping=true --ping.entryPoint=traefik --log.level=INFO \
+    --ping=true --ping.entryPoint=traefik --log.level=INFO --log.noColor=true \
     --providers.kubernetesIngress=true --providers.kubernetesIngress.endpoint="https://127.0.0.1:$APISERVER_PORT" \
     --providers.kubernetesIngress.token="$(token traefik)" \
     --providers.kubernetesIngress.certAuthFilePath="$PKI/ca.crt" \

@@ -249,7 +249,7 @@ t.test('an Ingress routes a host from 127.0.0.1 to the Service', async (t) => {
     },
     60_000,
   );
-  t.equal(answer.body.trim(), MARKER);
+  t.equal(answer.body.trim(), MARKER, 'the page comes through the ingress');
   t.equal((await get(`${target.ingressUrl}/`, `other-${host}`)).status, 404, 'another host is not routed');
 });
 
@@ -326,6 +326,7 @@ t.test("Leases: the node's heartbeat is renewed, and one of our own is taken and
   t.equal(
     (await k('get', 'lease', 'engine-leader', '--output', 'jsonpath={.spec.holderIdentity}')).trim(),
     'pod-b',
+    'pod-b took the lease over',
   );
   await t.rejects(
     kubectl(target, ['--namespace', namespace, 'replace', '-f', '-'], {
