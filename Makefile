@@ -7,7 +7,8 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.tessera-installed
 MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json)
 
-.PHONY: all install build run test lint typecheck unit bench clean tools backends-up backends-down openapi
+.PHONY: all install build run test lint typecheck unit bench clean tools backends-up backends-down openapi \
+	cluster-up cluster-down
 
 all: build
 
@@ -52,6 +53,13 @@ backends-up:
 
 backends-down:
 	bash tools/backends.sh down
+
+# A real single-node Kubernetes cluster (kubelet, containerd, CoreDNS, Traefik; needs root).
+cluster-up:
+	bash tools/cluster.sh up
+
+cluster-down:
+	bash tools/cluster.sh down
 
 unit: build tools
 	@echo "==> tests"

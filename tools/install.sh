@@ -48,14 +48,16 @@ go_tool() {
   log "$name built in $((SECONDS - started)) s"
 }
 
-# go_wrapped NAME PACKAGE MODULE VERSION [SIBLING_VERSION]: builds the command PACKAGE of a module
-# whose go.mod has `replace` directives, which `go install pkg@version` refuses. A small wrapper
-# module in the cache requires MODULE@VERSION and repeats its replaces; a replace by a local
-# path (a sibling module of the same repository, such as Kubernetes' staging modules) becomes
-# that module's published SIBLING_VERSION (default VERSION). Checksums are verified as usual.
+# go_wrapped NAME PACKAGE MODULE VERSION [SIBLING_VERSION [LDFLAGS]]: builds the command PACKAGE of a
+# module whose go.mod has `replace` directives, which `go install pkg@version` refuses. A small
+# wrapper module in the cache requires MODULE@VERSION and repeats its replaces; a replace by a
+# local path (a sibling module of the same repository, such as Kubernetes' staging modules)
+# becomes that module's published SIBLING_VERSION (default VERSION). Checksums are verified as
+# usual. LDFLAGS (e.g. -X …version=…) go to `go build` and into the version stamp.
 go_wrapped() {
-  local name=$1 package=$2 module=$3 version=$4 siblings=${5:-$4}
-  built "$name" "$module@$version" && return
+  local name=$1 package=$2 module=$3 version=$4 siblings=${5:-$4} ldflags=${6:-}
+  local what="$module@$version${6:+ $6}"
+  built "$name" "$what" && return
   command -v go >/dev/null || die "Go is needed to build $name"
   log "building $name from $module $version (wrapper module, a few minutes cold)…"
   local started=$SECONDS dir="$TESSERA_CACHE/go-wrappers/$name" gomod
@@ -89,11 +91,11 @@ go_wrapped() {
       }' "$gomod"
   } >"$dir/go.mod"
   if ! (cd "$dir" && export GOFLAGS=-mod=mod && go get "$package@$version" &&
-    go build -o "$TESSERA_BIN/$name" "$package") >"$dir/build.log" 2>&1; then
+    go build -ldflags="$ldflags" -o "$TESSERA_BIN/$name" "$package") >"$dir/build.log" 2>&1; then
     { grep -v '^go: downloading' "$dir/build.log" || true; } | tail -n 40 >&2
     die "$name did not build (log: $dir/build.log)"
   fi
-  echo "$module@$version" >"$TESSERA_BIN/.$name.version"
+  echo "$what" >"$TESSERA_BIN/.$name.version"
   log "$name built in $((SECONDS - started)) s"
 }
 
@@ -202,8 +204,50 @@ install_schemathesis() {
   install_venv_package schemathesis "$SCHEMATHESIS_VERSION"
 }
 
+# The rest of a node for tools/cluster.sh: the container runtime and CNI plugins (Debian), the
+# Kubernetes node and control-plane commands (the API server's release, built the same way and
+# stamped with its version, which kubelet reports as the node's), CoreDNS, Traefik (the ingress
+# controller) and the pause program of the pod sandboxes.
+install_cluster() {
+  local have=1 command
+  for command in containerd containerd-shim-runc-v2 ctr runc iptables conntrack socat busybox jq; do
+    command -v "$command" >/dev/null || have=0
+  done
+  [[ -x /usr/lib/cni/bridge ]] || have=0
+  if ((!have)); then
+    log "installing containerd, runc, the CNI plugins, iptables, conntrack, socat, busybox-static, jq (Debian)…"
+    apt_install containerd runc containernetworking-plugins iptables conntrack socat busybox-static jq
+  fi
+  local minor=${KUBERNETES_VERSION#v1.} component ldflags=""
+  minor=${minor%%.*}
+  for component in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ldflags+=" -X $component.gitVersion=$KUBERNETES_VERSION -X $component.gitMajor=1 -X $component.gitMinor=$minor"
+    ldflags+=" -X $component.gitTreeState=clean"
+  done
+  ldflags=${ldflags# }
+  for command in kubelet kube-scheduler kube-controller-manager kube-proxy kubectl; do
+    go_wrapped "$command" "k8s.io/kubernetes/cmd/$command" k8s.io/kubernetes "$KUBERNETES_VERSION" \
+      "v0.${KUBERNETES_VERSION#v1.}" "$ldflags"
+  done
+  go_wrapped coredns github.com/coredns/coredns github.com/coredns/coredns "$COREDNS_VERSION"
+  go_wrapped traefik github.com/traefik/traefik/v3/cmd/traefik github.com/traefik/traefik/v3 "$TRAEFIK_VERSION" \
+    "$TRAEFIK_VERSION" "-X github.com/traefik/traefik/v3/pkg/version.Version=$TRAEFIK_VERSION"
+  install_pause
+}
+
+# The pod sandboxes' pause program: tools/pause.c, static, so that its image is that one file.
+install_pause() {
+  local source stamp
+  source="$(dirname "${BASH_SOURCE[0]}")/pause.c"
+  stamp=$(sha256sum <"$source" | cut -d' ' -f1)
+  built pause "$stamp" && return
+  command -v gcc >/dev/null || apt_install gcc libc6-dev
+  gcc -static -Os -Wall -Werror -o "$TESSERA_BIN/pause" "$source"
+  echo "$stamp" >"$TESSERA_BIN/.pause.version"
+}
+
 ALL=(redis nats minio nginx helm kubeconform k6 helm-unittest chart-testing etcd-client kubernetes cassandra
-  elasticsearch schemathesis)
+  elasticsearch schemathesis cluster)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ALL[@]}")
 for target in "${targets[@]}"; do
@@ -234,6 +278,7 @@ for target in "${targets[@]}"; do
     cassandra) install_cassandra ;;
     elasticsearch) install_elasticsearch ;;
     schemathesis) install_schemathesis ;;
+    cluster) install_cluster ;;
     *) die "unknown tool '$target' (known: ${ALL[*]})" ;;
   esac
 done

@@ -24,6 +24,10 @@ YAMALE_VERSION="6.1.0"
 # requires the etcd 3.6 client).
 KUBERNETES_VERSION="v1.34.4"
 ETCD_VERSION="v3.6.16"
+# The single-node cluster's DNS and ingress controller (Traefik v3.7 replaces a nested local module
+# that is not published on its own, so it cannot be built from the module proxy).
+COREDNS_VERSION="v1.15.0"
+TRAEFIK_VERSION="v3.6.12"
 CASSANDRA_VERSION="5.0.8"
 ELASTICSEARCH_VERSION="8.19.8"
 

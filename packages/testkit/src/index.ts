@@ -10,3 +10,11 @@ export {
   type ProcessExit,
 } from './process.ts';
 export { tool, toolCache, toolsPath, type ToolName } from './tools.ts';
+export {
+  cluster,
+  importImage,
+  kubectl,
+  parseAssignments,
+  type Cluster,
+  type ImageOptions,
+} from './cluster.ts';
