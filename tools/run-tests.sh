@@ -4,6 +4,32 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# The shared servers start once for every suite: a test file that started one itself would stop it
+# under another file still using it (tap runs files side by side). backend() in @tessera/testkit
+# takes a server from these variables and never stops it; each test keeps to its own namespace.
+SHARED_SERVERS=(redis nats cassandra elasticsearch minio kubernetes)
+started=()
+stop_shared() {
+  ((${#started[@]} == 0)) || bash tools/backends.sh down "${started[@]}" >/dev/null 2>&1 || true
+}
+trap stop_shared EXIT
+echo "==> starting the shared servers: ${SHARED_SERVERS[*]}"
+if ! up=$(bash tools/backends.sh up "${SHARED_SERVERS[@]}"); then
+  echo "!! the shared servers could not start (tools/backends.sh up ${SHARED_SERVERS[*]})"
+  exit 1
+fi
+while IFS= read -r line; do
+  case $line in
+    STARTED=*) started+=("${line#STARTED=}") ;;
+    [A-Z]*=*) export "${line?}" ;;
+  esac
+done <<<"$up"
+# kubernetes reports its processes (etcd, kube-apiserver): `down kubernetes` stops both.
+for i in "${!started[@]}"; do
+  case ${started[$i]} in etcd | kube-apiserver) started[$i]=kubernetes ;; esac
+done
+mapfile -t started < <(printf '%s\n' "${started[@]}" | sort -u)
+
 passed=0
 failed=0
 status=0

@@ -30,6 +30,26 @@ export interface LaunchOptions {
   readonly timeoutMs?: number;
 }
 
+/**
+ * The shared servers' variables that tools/run-tests.sh exports for the adapter tests: a process
+ * launched for a test inherits none of them (they would switch it to distributed mode, on stores
+ * other tests use) unless the test passes them itself.
+ */
+const SERVER_VARIABLES = [
+  'NATS_URL',
+  'REDIS_URL',
+  'CASSANDRA_URL',
+  'ELASTICSEARCH_URL',
+  'MINIO_URL',
+  'S3_URL',
+];
+
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of SERVER_VARIABLES) delete env[name];
+  return env;
+}
+
 /** Runs `tessera <args…>` (e.g. ['run', 'leaderboard', 'api']) and waits until it listens. */
 export function launchTessera(
   args: readonly string[],
@@ -41,7 +61,7 @@ export function launchTessera(
     {
       // Random free ports for HTTP and SMTP, so that tests can run side by side.
       env: {
-        ...process.env,
+        ...inheritedEnv(),
         HOST: '127.0.0.1',
         PORT: '0',
         SMTP_PORT: '0',
