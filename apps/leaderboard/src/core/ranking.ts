@@ -96,7 +96,7 @@ export class Ranking {
       if (seq <= this.#seqs.get(handle)) return false;
       score = this.#take(handle);
     }
-    this.#place(handle, score + points);
+    this.#place(handle, score + points, seq);
     this.#seqs.set(handle, seq);
     this.#changed.add(handle);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
@@ -111,7 +111,7 @@ export class Ranking {
     const handle = this.#ids.intern(entry.userId);
     if (handle < this.#order.size) {
       this.#take(handle);
-      this.#place(handle, entry.score);
+      this.#place(handle, entry.score, entry.seq);
     } else {
       const pending = handle - this.#order.size;
       this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(1024), pending + 1);
@@ -259,21 +259,46 @@ export class Ranking {
     return score;
   }
 
-  /** Places a player with `score`: after everyone with a score at least as high. */
-  #place(handle: number, score: number): void {
+  /**
+   * Places a player with `score`, reached by the win `seq`: after everyone with a higher score,
+   * and among equal scores in seq order. So the order depends on the wins, never on the order
+   * they were applied in (several api processes apply a period's wins in any order).
+   */
+  #place(handle: number, score: number, seq: number): void {
     if (score < this.#low.limit) {
-      const position = this.#highCount + this.#low.countAbove(score) + this.#low.countOf(score);
+      const start = this.#highCount + this.#low.countAbove(score);
+      const position = this.#inSeqOrder(start, start + this.#low.countOf(score), seq);
       if (position < TOP_LIST_SIZE) this.#topList = undefined;
       this.#low.add(score, 1);
       this.#order.insert(position, handle);
       return;
     }
-    const position = this.#highPositionBelow(score, false);
+    const position = this.#inSeqOrder(
+      this.#highPositionBelow(score, true),
+      this.#highPositionBelow(score, false),
+      seq,
+    );
     if (position < TOP_LIST_SIZE) this.#topList = undefined;
     this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
     this.#high[handle] = score;
     this.#highCount++;
     this.#order.insert(position, handle);
+  }
+
+  /**
+   * Positions `from` … `to` - 1 hold players of one score in seq order: the position before the
+   * first whose seq is above `seq`. Wins mostly come in log order, so the end is checked first.
+   */
+  #inSeqOrder(from: number, to: number, seq: number): number {
+    if (from === to || this.#seqs.get(this.#order.at(to - 1)) < seq) return to;
+    let lo = from;
+    let hi = to - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#seqs.get(this.#order.at(mid)) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
@@ -304,7 +329,7 @@ export class Ranking {
     for (let i = 0; i < count; i++) handles[i] = first + i;
     const seqs = new Float64Array(count);
     for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(first + i);
-    for (const i of sortedBySeq(seqs)) this.#place(first + i, scores[i]!);
+    for (const i of sortedBySeq(seqs)) this.#place(first + i, scores[i]!, seqs[i]!);
   }
 }
 
