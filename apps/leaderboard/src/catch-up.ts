@@ -31,8 +31,10 @@ export async function catchUpPeriod(
   onBatch?: (progress: { replayed: number; seq: number; fromSeq: number; lastSeq: number }) => void,
 ): Promise<number> {
   const started = Date.now();
-  const lastSeq = await ports.winLog.lastSeq(period);
+  // The watermark first: it only ever covers wins already in the log, so read before the log's
+  // end it can be ahead of that end only when the ranking holds what the log never had.
   let from = await ports.rankings.appliedSeq(period);
+  const lastSeq = await ports.winLog.lastSeq(period);
   if (from > lastSeq) {
     // Saved state that claims wins the log does not have cannot be trusted.
     logger.warn(

@@ -37,6 +37,12 @@ export const leaderboardSettings = {
     min: 100,
     description: 'how often finished months are looked for and archived',
   }),
+  LEADERBOARD_ARCHIVE_GRACE_MS: setting.int({
+    default: 60_000,
+    min: 0,
+    description:
+      'a period is archived only this long after it ended, so wins still in flight for it are in (above HTTP_REQUEST_TIMEOUT_MS and the clock skew between processes)',
+  }),
   LEADERBOARD_PROFILE_CACHE_SIZE: setting.int({
     default: 100,
     min: 10,

@@ -43,7 +43,12 @@ async function openLeaderboard(
   let archiving: Promise<unknown> = Promise.resolve();
   const archiveNow = (): Promise<Period[]> => {
     const run = archiving.then(() =>
-      archiveFinishedPeriods({ ...ports, currentPeriod: periodOf(context.now()), logger }),
+      archiveFinishedPeriods({
+        ...ports,
+        // A win of the last period may still be in flight: that period waits out the grace.
+        currentPeriod: periodOf(context.now() - config.LEADERBOARD_ARCHIVE_GRACE_MS),
+        logger,
+      }),
     );
     archiving = run.catch(() => undefined);
     return run;

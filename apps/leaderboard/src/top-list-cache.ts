@@ -38,8 +38,9 @@ export class TopListCache<T = unknown> {
     // A list shorter than its limit holds every player: any win may add to it.
     if (cached !== undefined && (rank <= cached.limit || cached.entries.length < cached.limit)) {
       this.#lists.delete(period);
-      this.#version++;
     }
+    // Even with nothing cached, a list being read right now must not be kept: it may predate this.
+    if (cached !== undefined || rank <= TOP_LIST_SIZE) this.#version++;
   }
 
   clear(): void {

@@ -110,3 +110,44 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
     t.pass('300 random histories');
   });
 }
+
+t.test('a win that lands while a top list is being read is not hidden by caching that read', async (t) => {
+  let release: () => void = () => {};
+  class GatedProfiles extends MapProfiles {
+    gated = false;
+    override async get(ids: readonly string[]) {
+      if (this.gated) await new Promise<void>((resolve) => (release = resolve));
+      return super.get(ids);
+    }
+  }
+  const profiles = new GatedProfiles();
+  const ports = {
+    winLog: new ListWinLog(),
+    rankings: new MemoryRankingStore('shared'),
+    archive: noArchive,
+    profiles,
+  };
+  const service = new LeaderboardService({
+    ports,
+    now: () => Date.UTC(2026, 10, 15),
+    periodOf: () => PERIOD,
+    cacheTopList: true,
+  });
+  await service.recordWin({ userId: 'a', points: 1 });
+  profiles.gated = true;
+  const reading = service.top(undefined, 0, 10);
+  await new Promise((resolve) => setImmediate(resolve));
+  profiles.gated = false;
+  await service.recordWin({ userId: 'b', points: 5 });
+  release();
+  t.same(
+    (await reading).entries.map((e) => e.userId),
+    ['a'],
+    'the read that began before the win answers what it read',
+  );
+  t.same(
+    (await service.top(undefined, 0, 10)).entries.map((e) => e.userId),
+    ['b', 'a'],
+    'the next read sees the win',
+  );
+});

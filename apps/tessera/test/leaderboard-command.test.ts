@@ -86,3 +86,14 @@ t.test('rebuild names what is wrong with its arguments', async (t) => {
   );
   t.match(errors.at(-1), /PORT/);
 });
+
+t.test('tessera leaderboard migrate says there is nothing to migrate on the embedded stores', async (t) => {
+  const out: string[] = [];
+  const log = console.log;
+  console.log = (line: string) => out.push(line);
+  t.teardown(() => {
+    console.log = log;
+  });
+  t.equal(await main(['leaderboard', 'migrate'], { DATA_DIR: dataDir(t) }), 0);
+  t.match(out.at(-1), /nothing to migrate/);
+});

@@ -237,6 +237,11 @@ export const platformSettings = {
     max: 65536,
     description: 'longer request targets are answered 414',
   }),
+  TRUST_PROXY: setting.bool({
+    default: false,
+    description:
+      'behind an ingress or proxy: the client address (rate-limit key) is the first X-Forwarded-For hop',
+  }),
   AUTH_FAILURE_LIMIT_PER_MINUTE: setting.int({
     default: 600,
     min: 0,

@@ -120,6 +120,7 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     requestTimeoutMs: platform.HTTP_REQUEST_TIMEOUT_MS,
     maxUrlLength: platform.HTTP_MAX_URL_LENGTH,
     authFailureLimitPerMinute: platform.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    trustProxy: platform.TRUST_PROXY,
   });
 
   const started: StartedService[] = [];

@@ -7,7 +7,10 @@
 import type { Logger, PlatformConfig } from '@tessera/kit';
 import type { LeaderboardConfig } from '../config.ts';
 import type { LeaderboardPorts } from '../ports.ts';
-import { wantsDistributed } from './distributed-settings.ts';
+import cassandra from 'cassandra-driver';
+import { parseCassandraUrl } from './cassandra/cassandra-url.ts';
+import { migrateLeaderboard } from './cassandra/schema.ts';
+import { distributedServers, wantsDistributed } from './distributed-settings.ts';
 import { openEmbeddedAdapters } from './embedded/open-embedded.ts';
 import { openDistributedAdapters } from './open-distributed.ts';
 
@@ -27,4 +30,27 @@ export function selectAdapters(
       profileCacheSize: config.LEADERBOARD_PROFILE_CACHE_SIZE,
     }),
   );
+}
+
+/**
+ * Applies the stores' schemas (`tessera leaderboard migrate`): the Cassandra keyspace and tables
+ * in distributed mode; the embedded stores create theirs when they open, so there it is nothing.
+ * Resolves to what was migrated, for the command to say.
+ */
+export async function migrateAdapters(config: LeaderboardConfig): Promise<string> {
+  if (!wantsDistributed(config))
+    return 'nothing to migrate: the embedded stores create their tables when they open';
+  const { cassandraUrl } = distributedServers(config);
+  const { contactPoints, dataCenter } = parseCassandraUrl(cassandraUrl);
+  const client = new cassandra.Client({ contactPoints, localDataCenter: dataCenter });
+  try {
+    await migrateLeaderboard(client, {
+      keyspace: config.LEADERBOARD_KEYSPACE,
+      dataCenter,
+      replicationFactor: config.LEADERBOARD_CASSANDRA_REPLICATION,
+    });
+    return `Cassandra keyspace ${config.LEADERBOARD_KEYSPACE} at ${cassandraUrl} is up to date`;
+  } finally {
+    await client.shutdown();
+  }
 }

@@ -109,3 +109,18 @@ t.test('LEADERBOARD_PERIOD=daily: a board per day in the zone', async (t) => {
   await lb.call('POST', '/v1/scores', { scopes: WRITE, body: { user_id: 'a', points: 1 } });
   t.equal((await lb.call('GET', '/v1/scores', { scopes: READ })).json().period, '2026-11-23');
 });
+
+t.test(
+  'a finished month waits out LEADERBOARD_ARCHIVE_GRACE_MS: a win still in flight for it is kept',
+  async (t) => {
+    let now = OCT_31_LATE;
+    const lb = await startLeaderboard(t, { env: { LEADERBOARD_ARCHIVE_GRACE_MS: '60000' }, now: () => now });
+    await lb.call('POST', '/v1/scores', { scopes: WRITE, body: { user_id: 'late', points: 2 } });
+    now = NOV_1_EARLY;
+    t.same(await lb.instance.archiveNow(), [], 'five seconds after midnight October stays live');
+    now = NOV_1_EARLY + 60_000;
+    t.same(await lb.instance.archiveNow(), ['2026-10'], 'after the grace it is archived');
+    const read = (await lb.call('GET', '/v1/scores?period=2026-10', { scopes: READ })).json();
+    t.same(read.data, [{ user_id: 'late', user_name: 'late', rank: 1, score: 2 }]);
+  },
+);

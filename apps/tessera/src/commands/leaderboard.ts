@@ -1,17 +1,26 @@
 /** `tessera leaderboard <command>`: the leaderboard's operations. */
 import { parseArgs } from 'node:util';
 import { configError, createLogger, parseConfig, platformSettings } from '@tessera/kit';
-import { checkLeaderboardConfig, isPeriod, leaderboardSettings, rebuildPeriod } from '@tessera/leaderboard';
+import {
+  checkLeaderboardConfig,
+  isPeriod,
+  leaderboardSettings,
+  migrateAdapters,
+  rebuildPeriod,
+} from '@tessera/leaderboard';
 import { progressLine } from './progress.ts';
 
 export const LEADERBOARD_USAGE = `  leaderboard rebuild --period <P>
                                 rebuild a period's ranking from the win log (YYYY-MM, or the
-                                week or day name with LEADERBOARD_PERIOD=weekly|daily)`;
+                                week or day name with LEADERBOARD_PERIOD=weekly|daily); on the
+                                embedded stores, with the platform stopped
+  leaderboard migrate           apply the stores' schemas (Cassandra in distributed mode)`;
 
 export class CommandUsageError extends Error {}
 
 export async function leaderboardCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = args;
+  if (command === 'migrate') return migrate(env);
   if (command !== 'rebuild') {
     throw new CommandUsageError(`leaderboard needs a command:\n${LEADERBOARD_USAGE}`);
   }
@@ -49,6 +58,15 @@ export async function leaderboardCommand(args: readonly string[], env: NodeJS.Pr
   line.done(
     `rebuilt ${period}: ${result.wins.toLocaleString('en-US')} wins, ${result.players.toLocaleString('en-US')} players in ${(result.elapsedMs / 1000).toFixed(1)} s (${rate(result.wins, result.elapsedMs)})`,
   );
+  return 0;
+}
+
+async function migrate(env: NodeJS.ProcessEnv): Promise<number> {
+  const leaderboard = parseConfig(leaderboardSettings, env);
+  const problems = [...leaderboard.problems];
+  if (problems.length === 0) problems.push(...checkLeaderboardConfig(leaderboard.values));
+  if (problems.length > 0) throw configError(problems);
+  console.log(await migrateAdapters(leaderboard.values));
   return 0;
 }
 

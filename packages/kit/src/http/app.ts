@@ -76,6 +76,9 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
     frameworkErrors: frameworkErrorHandler,
     // A long path parameter is the schema's to reject (400 naming the field), not a 404.
     routerOptions: { maxParamLength: maxUrlLength },
+    // While draining, a request on an open keep-alive connection is served as usual (fastify's
+    // own 503 would leave in its uncoded shape); new connections are refused by the closed server.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
   // JSON only: a JSON body sent as text/plain is a 415, not a string handed to the schema.
   app.removeContentTypeParser('text/plain');

@@ -89,9 +89,15 @@ for i = 5, #ARGV, 3 do
         if old_tie > tie then tie = old_tie end
       end
       if total >= SCORE_LIMIT or tie >= SPAN then
-        return redis.error_reply('LB_SCORE_RANGE score ' .. total .. ' or seq ' .. tie .. ' beyond the earliest tie-break encoding')
+        -- The win is in the log but cannot be ranked: mark it applied (counted as nothing), so a
+        -- catch-up or a rebuild passes over it instead of failing on it for ever.
+        redis.call('ZADD', applied_key, seq, ARGV[i])
+        if ARGV[3] == '1' then
+          return redis.error_reply('LB_SCORE_RANGE score ' .. total .. ' or seq ' .. tie .. ' beyond the earliest tie-break encoding')
+        end
+      else
+        redis.call('ZADD', rank_key, string.format('%.17g', total * SPAN + (SPAN - 1 - tie)), user)
       end
-      redis.call('ZADD', rank_key, string.format('%.17g', total * SPAN + (SPAN - 1 - tie)), user)
     else
       redis.call('ZINCRBY', rank_key, points, user)
     end
