@@ -13,7 +13,8 @@ export interface CelRule {
   readonly message: string;
   /** The field the API server names in the 422 (JSONPath relative to the schema). */
   readonly fieldPath?: string;
-  readonly reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
+  readonly reason?:
+    'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
 }
 
 /** A string from a fixed list. */
@@ -29,7 +30,8 @@ export function Quantity(options: SchemaOptions = {}): TUnsafe<string | number> 
   return Type.Unsafe<string | number>({
     ...options,
     anyOf: [{ type: 'integer' }, { type: 'string' }],
-    pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+    pattern:
+      '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
     'x-kubernetes-int-or-string': true,
   });
 }

@@ -90,4 +90,3 @@ export function parsePlayers(metrics: string): number | undefined {
   const line = /^leaderboard_players(?:\{[^}]*\})? (\d+(?:\.\d+)?(?:e\+?\d+)?)$/m.exec(metrics);
   return line?.[1] === undefined ? undefined : Math.round(Number(line[1]));
 }
-

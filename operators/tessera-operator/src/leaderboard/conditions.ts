@@ -14,9 +14,24 @@ export const ARCHIVED = 'Archived';
 export const conditions = {
   apiReady: (ready: number, wanted: number): ConditionValue =>
     ready >= wanted
-      ? { type: READY, status: 'True', reason: 'ReplicasReady', message: `${ready}/${wanted} api replicas ready` }
-      : { type: READY, status: 'False', reason: 'ReplicasNotReady', message: `${ready}/${wanted} api replicas ready` },
-  specValid: (): ConditionValue => ({ type: SPEC_VALID, status: 'True', reason: 'Valid', message: 'the spec is valid' }),
+      ? {
+          type: READY,
+          status: 'True',
+          reason: 'ReplicasReady',
+          message: `${ready}/${wanted} api replicas ready`,
+        }
+      : {
+          type: READY,
+          status: 'False',
+          reason: 'ReplicasNotReady',
+          message: `${ready}/${wanted} api replicas ready`,
+        },
+  specValid: (): ConditionValue => ({
+    type: SPEC_VALID,
+    status: 'True',
+    reason: 'Valid',
+    message: 'the spec is valid',
+  }),
   unknownTimeZone: (zone: string): ConditionValue => ({
     type: SPEC_VALID,
     status: 'False',

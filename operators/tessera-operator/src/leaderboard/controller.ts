@@ -63,9 +63,12 @@ export function startLeaderboardController(options: LeaderboardControllerOptions
       workers: options.workers ?? 2,
       onResult(key, { error, durationMs, retryInMs }) {
         metrics.reconcileSeconds.labels(KIND).observe(durationMs / 1000);
-        metrics.reconciles.labels(KIND, error === undefined ? (retryInMs === undefined ? 'success' : 'requeue') : 'error').inc();
+        metrics.reconciles
+          .labels(KIND, error === undefined ? (retryInMs === undefined ? 'success' : 'requeue') : 'error')
+          .inc();
         metrics.queueDepth.labels(KIND).set(queue.depth);
-        if (error !== undefined) logger.warn({ err: error, leaderboard: key, retryInMs }, 'reconcile failed; retrying');
+        if (error !== undefined)
+          logger.warn({ err: error, leaderboard: key, retryInMs }, 'reconcile failed; retrying');
         else logger.debug({ leaderboard: key, durationMs, retryInMs }, 'reconciled');
       },
     },
@@ -79,8 +82,10 @@ export function startLeaderboardController(options: LeaderboardControllerOptions
     if (board !== undefined) queue.add(`${object.metadata?.namespace ?? ''}/${board}`);
   };
 
-  const list = <T extends KubernetesObject>(call: () => Promise<unknown>) => () =>
-    call() as Promise<KubernetesListObject<T>>;
+  const list =
+    <T extends KubernetesObject>(call: () => Promise<unknown>) =>
+    () =>
+      call() as Promise<KubernetesListObject<T>>;
   const boards: RunningInformer<Leaderboard> = startInformer<Leaderboard>(
     config,
     {

@@ -10,7 +10,10 @@ export interface ResolvedLeaderboardSpec {
   readonly tieBreak: NonNullable<LeaderboardSpec['tieBreak']>;
   readonly retention: number;
   readonly image: string;
-  readonly api: { readonly replicas: number; readonly resources: NonNullable<NonNullable<LeaderboardSpec['api']>['resources']> };
+  readonly api: {
+    readonly replicas: number;
+    readonly resources: NonNullable<NonNullable<LeaderboardSpec['api']>['resources']>;
+  };
   readonly auth: LeaderboardSpec['auth'];
   readonly connections: NonNullable<LeaderboardSpec['connections']>;
 }

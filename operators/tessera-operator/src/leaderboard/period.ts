@@ -33,7 +33,8 @@ export function isTimeZone(timeZone: string): boolean {
 function localDate(timeZone: string, epochMs: number): { year: number; month: number; day: number } {
   const parts = { year: 0, month: 0, day: 0 };
   for (const part of format(timeZone).formatToParts(epochMs)) {
-    if (part.type === 'year' || part.type === 'month' || part.type === 'day') parts[part.type] = Number(part.value);
+    if (part.type === 'year' || part.type === 'month' || part.type === 'day')
+      parts[part.type] = Number(part.value);
   }
   return parts;
 }
@@ -48,7 +49,10 @@ function isoWeek(year: number, month: number, day: number): { year: number; week
   const weekYear = date.getUTCFullYear();
   const firstThursday = new Date(Date.UTC(weekYear, 0, 4));
   firstThursday.setUTCDate(firstThursday.getUTCDate() - ((firstThursday.getUTCDay() + 6) % 7) + 3);
-  return { year: weekYear, week: 1 + Math.round((date.getTime() - firstThursday.getTime()) / (7 * 86_400_000)) };
+  return {
+    year: weekYear,
+    week: 1 + Math.round((date.getTime() - firstThursday.getTime()) / (7 * 86_400_000)),
+  };
 }
 
 export function periodId(period: Period, timeZone: string, epochMs: number): string {

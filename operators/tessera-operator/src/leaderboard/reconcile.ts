@@ -81,12 +81,31 @@ const finalize: Step = async (ports, state) => {
   // may still be running against its stores.
   const { namespace, name } = board.metadata;
   for (const job of ports.jobs.list(namespace, name)) {
-    await ports.applier.delete({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: job.metadata?.name, namespace } });
+    await ports.applier.delete({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: job.metadata?.name, namespace },
+    });
   }
-  await ports.applier.delete({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: names.budget(name), namespace } });
-  await ports.applier.delete({ apiVersion: 'v1', kind: 'Service', metadata: { name: names.service(name), namespace } });
-  await ports.applier.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: names.api(name), namespace } });
-  await ports.boards.setFinalizers(board, (board.metadata.finalizers ?? []).filter((f) => f !== FINALIZER));
+  await ports.applier.delete({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: names.budget(name), namespace },
+  });
+  await ports.applier.delete({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: names.service(name), namespace },
+  });
+  await ports.applier.delete({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: names.api(name), namespace },
+  });
+  await ports.boards.setFinalizers(
+    board,
+    (board.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
+  );
   ports.logger.info({ leaderboard: `${namespace}/${name}` }, 'cleaned up; finalizer removed');
   return DONE;
 };
@@ -147,7 +166,13 @@ const rollOver: Step = async (ports, state) => {
   if (recorded !== undefined && comparePeriodIds(recorded, current) < 0) {
     const created = await ports.jobs.create(archiveJob(state.board, state.spec, recorded));
     if (created) {
-      await event(ports, state, 'Normal', 'ArchiveStarted', `${recorded} ended; archiving it (Job ${names.archive(state.board.metadata.name, recorded)})`);
+      await event(
+        ports,
+        state,
+        'Normal',
+        'ArchiveStarted',
+        `${recorded} ended; archiving it (Job ${names.archive(state.board.metadata.name, recorded)})`,
+      );
     }
     set(ports, state, conditions.archiving(recorded));
   }
@@ -160,7 +185,9 @@ const rollOver: Step = async (ports, state) => {
 const followArchives: Step = async (ports, state) => {
   const { namespace, name } = state.board.metadata;
   const archived = new Set(state.status.archivedPeriods ?? []);
-  const jobs = [...ports.jobs.list(namespace, name)].sort((a, b) => comparePeriodIds(periodOfJob(a), periodOfJob(b)));
+  const jobs = [...ports.jobs.list(namespace, name)].sort((a, b) =>
+    comparePeriodIds(periodOfJob(a), periodOfJob(b)),
+  );
   for (const job of jobs) {
     const period = periodOfJob(job);
     const finished = jobFinished(job);
@@ -195,8 +222,18 @@ const applyRetention: Step = async (ports, state) => {
   if (excess <= 0) return undefined;
   const { namespace, name } = state.board.metadata;
   for (const period of kept.slice(0, excess)) {
-    await ports.applier.delete({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: names.archive(name, period), namespace } });
-    await event(ports, state, 'Normal', 'ArchiveExpired', `${period} is past the retention of ${state.spec.retention} periods`);
+    await ports.applier.delete({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: names.archive(name, period), namespace },
+    });
+    await event(
+      ports,
+      state,
+      'Normal',
+      'ArchiveExpired',
+      `${period} is past the retention of ${state.spec.retention} periods`,
+    );
   }
   state.status.archivedPeriods = kept.slice(excess);
   return undefined;
@@ -253,7 +290,7 @@ export async function reconcileLeaderboard(
   const state: State = {
     board,
     spec: withDefaults(board.spec, ports.image),
-    status: structuredClone(board.status ?? {}) as LeaderboardStatus,
+    status: structuredClone(board.status ?? {}),
   };
   for (const [stepName, step] of STEPS) {
     try {

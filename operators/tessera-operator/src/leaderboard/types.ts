@@ -29,7 +29,10 @@ const immutable = (what: string) => ({ rule: 'self == oldSelf', message: `${what
 const LeaderboardSpec = Type.Object({
   period: Type.Optional(
     withRules(
-      StringEnum(PERIODS, { default: 'monthly', description: 'how long one board runs before it is archived' }),
+      StringEnum(PERIODS, {
+        default: 'monthly',
+        description: 'how long one board runs before it is archived',
+      }),
       [immutable('period')],
     ),
   ),
@@ -119,7 +122,8 @@ export const leaderboardKind = defineKind({
     {
       // Embedded stores live inside one process: a second replica would rank another set of wins.
       rule: '!has(self.spec.api) || !has(self.spec.api.replicas) || self.spec.api.replicas <= 1 || (has(self.spec.connections) && has(self.spec.connections.nats) && has(self.spec.connections.redis))',
-      message: 'more than one api replica needs shared stores: set spec.connections.nats and spec.connections.redis',
+      message:
+        'more than one api replica needs shared stores: set spec.connections.nats and spec.connections.redis',
       fieldPath: '.spec.api.replicas',
     },
   ],

@@ -23,7 +23,9 @@ export async function startHealthServer(options: {
       response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     } else if (path === '/readyz') {
       const ready = options.ready();
-      response.writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' }).end(ready ? 'ready' : 'not ready');
+      response
+        .writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' })
+        .end(ready ? 'ready' : 'not ready');
     } else if (path === '/metrics') {
       options.registry.metrics().then(
         (text) => response.writeHead(200, { 'content-type': options.registry.contentType }).end(text),

@@ -4,7 +4,12 @@
  * resync: every `resyncMs` every cached object is queued again, so a missed event or a decision
  * that depends on time (a period's end) is acted on without any event at all.
  */
-import { makeInformer, type KubeConfig, type KubernetesObject, type ListPromise } from '@kubernetes/client-node';
+import {
+  makeInformer,
+  type KubeConfig,
+  type KubernetesObject,
+  type ListPromise,
+} from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 
 export interface WatchedResource<T extends KubernetesObject> {

@@ -6,7 +6,13 @@
  * A leader that cannot renew before the Lease would expire stops leading (`onStoppedLeading`) —
  * the process then exits, so a replica never acts on a Lease it may have lost.
  */
-import { ApiException, CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import {
+  ApiException,
+  CoordinationV1Api,
+  V1MicroTime,
+  type KubeConfig,
+  type V1Lease,
+} from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 
 export interface LeaderElectionOptions {
@@ -46,7 +52,10 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
     holderIdentity: identity,
     leaseDurationSeconds: duration,
     // MicroTime: the API server refuses the client's millisecond Dates on these fields.
-    acquireTime: acquire || lease?.spec?.acquireTime === undefined ? new V1MicroTime() : new V1MicroTime(lease.spec.acquireTime),
+    acquireTime:
+      acquire || lease?.spec?.acquireTime === undefined
+        ? new V1MicroTime()
+        : new V1MicroTime(lease.spec.acquireTime),
     renewTime: new V1MicroTime(),
     leaseTransitions: (lease?.spec?.leaseTransitions ?? 0) + (acquire && lease !== undefined ? 1 : 0),
   });
@@ -58,7 +67,10 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
       lease = await api.readNamespacedLease({ name, namespace });
     } catch (error) {
       if (!(error instanceof ApiException && error.code === 404)) throw error;
-      await api.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec: spec(true) } });
+      await api.createNamespacedLease({
+        namespace,
+        body: { metadata: { name, namespace }, spec: spec(true) },
+      });
       return true;
     }
     const holder = lease.spec?.holderIdentity ?? '';
@@ -89,7 +101,8 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
       if (holds) lastRenewedAt = Date.now();
     } catch (error) {
       // A 409 is a lost race (another candidate wrote first); anything else is logged and retried.
-      if (!(error instanceof ApiException && error.code === 409)) logger.warn({ err: error }, 'lease update failed');
+      if (!(error instanceof ApiException && error.code === 409))
+        logger.warn({ err: error }, 'lease update failed');
     }
     if (stopped) return;
     if (holds && !leader) {
@@ -123,8 +136,10 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
             spec: {
               ...lease.spec,
               holderIdentity: '',
-              acquireTime: lease.spec.acquireTime === undefined ? undefined : new V1MicroTime(lease.spec.acquireTime),
-              renewTime: lease.spec.renewTime === undefined ? undefined : new V1MicroTime(lease.spec.renewTime),
+              acquireTime:
+                lease.spec.acquireTime === undefined ? undefined : new V1MicroTime(lease.spec.acquireTime),
+              renewTime:
+                lease.spec.renewTime === undefined ? undefined : new V1MicroTime(lease.spec.renewTime),
             },
           },
         });

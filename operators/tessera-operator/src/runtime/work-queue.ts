@@ -18,7 +18,10 @@ export interface WorkQueueOptions {
   readonly workers?: number;
   readonly backoff?: BackoffPolicy;
   /** Called after each run, for metrics and logs. */
-  readonly onResult?: (key: string, outcome: { error?: unknown; durationMs: number; retryInMs?: number }) => void;
+  readonly onResult?: (
+    key: string,
+    outcome: { error?: unknown; durationMs: number; retryInMs?: number },
+  ) => void;
 }
 
 export class WorkQueue {

@@ -26,7 +26,10 @@ t.test('a kind with a scale subresource (as TradingSymbol will have) gets it bes
 
 t.test('the Leaderboard CRD: printer columns, status subresource, a structural schema', async (t) => {
   const crd = toCustomResourceDefinition(leaderboardKind);
-  const [version] = crd.spec.versions as { additionalPrinterColumns: { name: string }[]; subresources: unknown }[];
+  const [version] = crd.spec.versions as {
+    additionalPrinterColumns: { name: string }[];
+    subresources: unknown;
+  }[];
   t.same(
     version?.additionalPrinterColumns.map((c) => c.name),
     ['Period', 'Players', 'Ready', 'Archived', 'Age'],

@@ -13,7 +13,9 @@ async function refusal(call: Promise<unknown>): Promise<string> {
     await call;
   } catch (error) {
     if (error instanceof ApiException && error.code === 422) {
-      const status = (typeof error.body === 'string' ? JSON.parse(error.body) : error.body) as { message: string };
+      const status = (typeof error.body === 'string' ? JSON.parse(error.body) : error.body) as {
+        message: string;
+      };
       return status.message;
     }
     throw error;
@@ -36,7 +38,14 @@ t.test('the Leaderboard CRD validates and defaults', async (t) => {
   };
   t.same(
     created.spec,
-    { period: 'monthly', timezone: 'UTC', tieBreak: 'shared', retention: 12, api: { replicas: 1 }, connections: {} },
+    {
+      period: 'monthly',
+      timezone: 'UTC',
+      tieBreak: 'shared',
+      retention: 12,
+      api: { replicas: 1 },
+      connections: {},
+    },
     'an empty spec is a whole board once the defaults are in',
   );
 
@@ -45,8 +54,16 @@ t.test('the Leaderboard CRD validates and defaults', async (t) => {
     ['tie-break', { tieBreak: 'random' }, /spec\.tieBreak: Unsupported value/],
     ['zone', { timezone: 'not a zone' }, /spec\.timezone in body should match/],
     ['retention', { retention: 0 }, /spec\.retention in body should be greater than or equal to 1/],
-    ['replicas', { api: { replicas: -1 } }, /spec\.api\.replicas in body should be greater than or equal to 0/],
-    ['secret', { connections: { redis: { secretKeyRef: { name: 'Bad_Name', key: 'url' } } } }, /spec\.connections\.redis\.secretKeyRef\.name in body should match/],
+    [
+      'replicas',
+      { api: { replicas: -1 } },
+      /spec\.api\.replicas in body should be greater than or equal to 0/,
+    ],
+    [
+      'secret',
+      { connections: { redis: { secretKeyRef: { name: 'Bad_Name', key: 'url' } } } },
+      /spec\.connections\.redis\.secretKeyRef\.name in body should match/,
+    ],
     [
       'shared',
       { api: { replicas: 3 } },
@@ -54,24 +71,39 @@ t.test('the Leaderboard CRD validates and defaults', async (t) => {
     ],
   ];
   for (const [name, spec, expected] of cases) {
-    t.match(await refusal(custom.createNamespacedCustomObject({ ...target, body: board(`bad-${name}`, spec) })), expected, name);
+    t.match(
+      await refusal(custom.createNamespacedCustomObject({ ...target, body: board(`bad-${name}`, spec) })),
+      expected,
+      name,
+    );
   }
   await custom.createNamespacedCustomObject({
     ...target,
     body: board('shared', {
       api: { replicas: 3 },
-      connections: { nats: { secretKeyRef: { name: 'nats', key: 'url' } }, redis: { secretKeyRef: { name: 'redis', key: 'url' } } },
+      connections: {
+        nats: { secretKeyRef: { name: 'nats', key: 'url' } },
+        redis: { secretKeyRef: { name: 'redis', key: 'url' } },
+      },
     }),
   });
   t.pass('three replicas on shared stores are accepted');
 
   // The transition rule (self == oldSelf): a board's zone and period are fixed once set.
   const patch = (spec: Record<string, unknown>) =>
-    custom.patchNamespacedCustomObject(
-      { ...target, name: 'plain', body: [{ op: 'replace', path: `/spec/${Object.keys(spec)[0]}`, value: Object.values(spec)[0] }] },
-    );
-  t.match(await refusal(patch({ timezone: 'Europe/Paris' })), /spec\.timezone: Invalid value: .*timezone cannot change once set/);
-  t.match(await refusal(patch({ period: 'weekly' })), /spec\.period: Invalid value: .*period cannot change once set/);
+    custom.patchNamespacedCustomObject({
+      ...target,
+      name: 'plain',
+      body: [{ op: 'replace', path: `/spec/${Object.keys(spec)[0]}`, value: Object.values(spec)[0] }],
+    });
+  t.match(
+    await refusal(patch({ timezone: 'Europe/Paris' })),
+    /spec\.timezone: Invalid value: .*timezone cannot change once set/,
+  );
+  t.match(
+    await refusal(patch({ period: 'weekly' })),
+    /spec\.period: Invalid value: .*period cannot change once set/,
+  );
   await patch({ retention: 24 });
   t.pass('other fields change freely');
 });

@@ -19,7 +19,9 @@ import {
 import { backend } from '@tessera/testkit';
 import type { Test } from 'tap';
 
-const CRDS = ['leaderboards.tessera.dev.yaml'].map((file) => new URL(`../../../../crds/${file}`, import.meta.url));
+const CRDS = ['leaderboards.tessera.dev.yaml'].map(
+  (file) => new URL(`../../../../crds/${file}`, import.meta.url),
+);
 
 export interface ApiServer {
   readonly config: KubeConfig;
@@ -29,7 +31,11 @@ export interface ApiServer {
 }
 
 /** Polls until `check` holds; the failure names what was awaited and what was last seen. */
-export async function until(what: () => string, check: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
+export async function until(
+  what: () => string,
+  check: () => Promise<boolean> | boolean,
+  ms = 30_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check()) return;

@@ -69,22 +69,38 @@ t.test('a Leaderboard: children, status, a month ends, retention, deletion', asy
   // Children, each owned by the board (the garbage collector's link).
   await status('the current period', (b) => b.status?.currentPeriod === '2026-01');
   const owned = (refs: V1OwnerReference[] | undefined) =>
-    refs?.length === 1 && refs[0]?.uid === uid && refs[0].controller === true && refs[0].kind === 'Leaderboard';
+    refs?.length === 1 &&
+    refs[0]?.uid === uid &&
+    refs[0].controller === true &&
+    refs[0].kind === 'Leaderboard';
   const deployment = await apps.readNamespacedDeployment({ namespace, name: 'scores-api' });
   t.ok(owned(deployment.metadata?.ownerReferences), 'the Deployment is owned by the board');
-  t.ok(owned((await core.readNamespacedService({ namespace, name: 'scores' })).metadata?.ownerReferences), 'the Service too');
   t.ok(
-    owned((await policy.readNamespacedPodDisruptionBudget({ namespace, name: 'scores-api' })).metadata?.ownerReferences),
+    owned((await core.readNamespacedService({ namespace, name: 'scores' })).metadata?.ownerReferences),
+    'the Service too',
+  );
+  t.ok(
+    owned(
+      (await policy.readNamespacedPodDisruptionBudget({ namespace, name: 'scores-api' })).metadata
+        ?.ownerReferences,
+    ),
     'the PodDisruptionBudget too',
   );
-  t.ok((await board()).metadata.finalizers?.includes('tessera.dev/leaderboard-cleanup'), 'the finalizer is set');
+  t.ok(
+    (await board()).metadata.finalizers?.includes('tessera.dev/leaderboard-cleanup'),
+    'the finalizer is set',
+  );
   const pod = deployment.spec?.template.spec;
   const container = pod?.containers[0];
   t.same(container?.args, ['run', 'leaderboard', 'api']);
   t.equal(container?.image, 'tessera:test');
   t.match(container?.readinessProbe?.httpGet, { path: '/readyz', port: 'http' });
   t.match(container?.livenessProbe?.httpGet, { path: '/healthz' });
-  t.match(container?.securityContext, { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+  t.match(container?.securityContext, {
+    readOnlyRootFilesystem: true,
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ['ALL'] },
+  });
   t.equal(pod?.securityContext?.runAsNonRoot, true);
   t.match(
     container?.env?.find((e) => e.name === 'AUTH_JWT_SECRET')?.valueFrom?.secretKeyRef,
@@ -92,15 +108,28 @@ t.test('a Leaderboard: children, status, a month ends, retention, deletion', asy
     'the signing secret comes from the Secret the spec names',
   );
   t.equal(container?.env?.find((e) => e.name === 'LEADERBOARD_TIMEZONE')?.value, 'UTC');
-  t.notOk(container?.env?.some((e) => e.name === 'REDIS_URL'), 'no Redis without its Secret');
+  t.notOk(
+    container?.env?.some((e) => e.name === 'REDIS_URL'),
+    'no Redis without its Secret',
+  );
 
   // The status follows the api: ready replicas (the kubelet's part, played here) and players.
   await apps.patchNamespacedDeploymentStatus(
-    { namespace, name: 'scores-api', body: { status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } } },
+    {
+      namespace,
+      name: 'scores-api',
+      body: { status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } },
+    },
     mergePatch,
   );
-  await status('one ready replica, 42 players', (b) => b.status?.readyReplicas === 1 && b.status.players === 42);
-  t.match(last?.status?.conditions?.find((c) => c.type === 'Ready'), { status: 'True', reason: 'ReplicasReady' });
+  await status(
+    'one ready replica, 42 players',
+    (b) => b.status?.readyReplicas === 1 && b.status.players === 42,
+  );
+  t.match(
+    last?.status?.conditions?.find((c) => c.type === 'Ready'),
+    { status: 'True', reason: 'ReplicasReady' },
+  );
   t.equal(last?.status?.observedGeneration, 1);
 
   // The month ends (the clock moves three minutes): the archive Job for January.
@@ -108,14 +137,27 @@ t.test('a Leaderboard: children, status, a month ends, retention, deletion', asy
   await status('February', (b) => b.status?.currentPeriod === '2026-02');
   const job = await batch.readNamespacedJob({ namespace, name: 'scores-archive-2026-01' });
   t.ok(owned(job.metadata?.ownerReferences), 'the archive Job is owned by the board');
-  t.same(job.spec?.template.spec?.containers[0]?.args, ['archive', 'leaderboard', '--period', '2026-01', '--keep', '2']);
-  t.match(last?.status?.conditions?.find((c) => c.type === 'Archived'), { status: 'False', reason: 'Archiving' });
+  t.same(job.spec?.template.spec?.containers[0]?.args, [
+    'archive',
+    'leaderboard',
+    '--period',
+    '2026-01',
+    '--keep',
+    '2',
+  ]);
+  t.match(
+    last?.status?.conditions?.find((c) => c.type === 'Archived'),
+    { status: 'False', reason: 'Archiving' },
+  );
   t.equal(last?.status?.lastArchivedPeriod, undefined, 'not archived before the Job completes');
 
   // The Job controller's part: the Job completes → the status and an Event say so.
   await complete(batch, namespace, 'scores-archive-2026-01');
   await status('January archived', (b) => b.status?.lastArchivedPeriod === '2026-01');
-  t.match(last?.status?.conditions?.find((c) => c.type === 'Archived'), { status: 'True', reason: 'Archived' });
+  t.match(
+    last?.status?.conditions?.find((c) => c.type === 'Archived'),
+    { status: 'True', reason: 'Archived' },
+  );
   const reasons = async () =>
     (await core.listNamespacedEvent({ namespace })).items
       .filter((e) => e.involvedObject.name === 'scores')
@@ -126,7 +168,10 @@ t.test('a Leaderboard: children, status, a month ends, retention, deletion', asy
   );
   const seen = await reasons();
   for (const expected of [/^ArchiveStarted: 2026-01 ended/, /^Archived: 2026-01 is archived$/]) {
-    t.ok(seen.some((r) => expected.test(r)), `an Event ${expected} (seen: ${seen.join(' | ')})`);
+    t.ok(
+      seen.some((r) => expected.test(r)),
+      `an Event ${expected} (seen: ${seen.join(' | ')})`,
+    );
   }
 
   // Two more months: with a retention of 2, January's archive is forgotten.
@@ -136,26 +181,41 @@ t.test('a Leaderboard: children, status, a month ends, retention, deletion', asy
   ] as const) {
     clock.set(Date.parse(instant));
     const name = `scores-archive-${period}`;
-    await until(() => `Job ${name}`, async () => (await batch.listNamespacedJob({ namespace })).items.some((j) => j.metadata?.name === name));
+    await until(
+      () => `Job ${name}`,
+      async () => (await batch.listNamespacedJob({ namespace })).items.some((j) => j.metadata?.name === name),
+    );
     await complete(batch, namespace, name);
     await status(`${period} archived`, (b) => b.status?.lastArchivedPeriod === period);
   }
-  await status('two archives kept', (b) => JSON.stringify(b.status?.archivedPeriods) === '["2026-02","2026-03"]');
+  await status(
+    'two archives kept',
+    (b) => JSON.stringify(b.status?.archivedPeriods) === '["2026-02","2026-03"]',
+  );
   const jobs = (await batch.listNamespacedJob({ namespace })).items.map((j) => j.metadata?.name).sort();
   t.same(jobs, ['scores-archive-2026-02', 'scores-archive-2026-03'], "January's Job is gone");
   const expired = (await reasons()).filter((r) => r.startsWith('ArchiveExpired'));
-  t.same(expired, ['ArchiveExpired: 2026-01 is past the retention of 2 periods'], 'one Event for the expired archive');
+  t.same(
+    expired,
+    ['ArchiveExpired: 2026-01 is past the retention of 2 periods'],
+    'one Event for the expired archive',
+  );
 
   // Deletion: the finalizer removes the children (no garbage collector runs here), then the board goes.
   await custom.deleteNamespacedCustomObject({ ...target, name: 'scores' });
   await until(
     () => 'the board to be gone',
-    async () => (await custom.listNamespacedCustomObject(target) as { items: unknown[] }).items.length === 0,
+    async () =>
+      ((await custom.listNamespacedCustomObject(target)) as { items: unknown[] }).items.length === 0,
   );
   t.same((await batch.listNamespacedJob({ namespace })).items, [], 'no archive Job left');
   t.same((await apps.listNamespacedDeployment({ namespace })).items, [], 'no Deployment left');
   t.same((await core.listNamespacedService({ namespace })).items, [], 'no Service left');
-  t.same((await policy.listNamespacedPodDisruptionBudget({ namespace })).items, [], 'no PodDisruptionBudget left');
+  t.same(
+    (await policy.listNamespacedPodDisruptionBudget({ namespace })).items,
+    [],
+    'no PodDisruptionBudget left',
+  );
 
   const metrics = await (await fetch(`${operator.health.url}/metrics`)).text();
   t.match(metrics, /tessera_operator_reconciles_total\{kind="Leaderboard",result="(success|requeue)"\} \d+/);
