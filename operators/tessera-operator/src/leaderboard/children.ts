@@ -10,6 +10,7 @@ import type {
   V1OwnerReference,
   V1PodDisruptionBudget,
   V1PodSecurityContext,
+  V1ResourceRequirements,
   V1SecurityContext,
   V1Service,
   V1Volume,
@@ -94,6 +95,14 @@ const MOUNTS: V1VolumeMount[] = [
   { name: 'data', mountPath: '/data' },
 ];
 
+/** Quantities as the API takes them (strings): `2` and `"2"` mean the same. */
+function resources(spec: ResolvedLeaderboardSpec): V1ResourceRequirements {
+  const text = (map: Record<string, string | number> | undefined) =>
+    map === undefined ? undefined : Object.fromEntries(Object.entries(map).map(([k, v]) => [k, String(v)]));
+  const { requests, limits } = spec.api.resources;
+  return { ...(requests && { requests: text(requests) }), ...(limits && { limits: text(limits) }) };
+}
+
 const fromSecret = (name: string, ref: { secretKeyRef: { name: string; key: string } }): V1EnvVar => ({
   name,
   valueFrom: { secretKeyRef: { name: ref.secretKeyRef.name, key: ref.secretKeyRef.key } },
@@ -150,7 +159,7 @@ export function apiDeployment(board: Leaderboard, spec: ResolvedLeaderboardSpec)
               args: ['run', 'leaderboard', 'api'],
               ports: [{ name: 'http', containerPort: API_PORT, protocol: 'TCP' }],
               env: environment(spec),
-              resources: spec.api.resources as never,
+              resources: resources(spec),
               securityContext: CONTAINER_SECURITY,
               volumeMounts: MOUNTS,
               // Catch-up replays the win log before /readyz answers: the start-up probe allows it.
@@ -221,7 +230,7 @@ export function archiveJob(board: Leaderboard, spec: ResolvedLeaderboardSpec, pe
               image: spec.image,
               args: ['archive', 'leaderboard', '--period', period, '--keep', String(spec.retention)],
               env: environment(spec),
-              resources: spec.api.resources as never,
+              resources: resources(spec),
               securityContext: CONTAINER_SECURITY,
               volumeMounts: MOUNTS,
             },
