@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 status=0
-for dir in packages/* apps/*; do
+# operators/* (the operator, against a real kube-apiserver) and k8s-tests (chart checks, k6) too.
+for dir in packages/* apps/* operators/* k8s-tests; do
   [[ -d "$dir/test" ]] || continue
   echo "==> $dir"
   log=$(mktemp)

@@ -6,3 +6,4 @@ export { KINDS } from './crd/kinds.ts';
 export { startOperator, type OperatorOptions, type RunningOperator } from './operator.ts';
 export { MovableClock, systemClock, type Clock } from './runtime/clock.ts';
 export { createLogger } from './runtime/logger.ts';
+export { parsePlayers } from './leaderboard/api.ts';
