@@ -17,9 +17,9 @@ t.setTimeout(1_200_000);
 const KUBE_VERSION = 'v1.34.4';
 const FULL = join(VALUES, 'full.yaml');
 
-t.test('helm lint --strict, with the default values and with everything on', async (t) => {
+t.test('helm lint --strict: the default values, everything on, the dev values', async (t) => {
   const { helm, env } = await helmFor(t);
-  for (const values of [[], ['-f', FULL]]) {
+  for (const values of [[], ['-f', FULL], ['-f', join(CHART, 'values-dev.yaml')]]) {
     const { stdout } = await run(helm, ['lint', '--strict', CHART, ...values], { env });
     t.match(stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/, `lint ${values.join(' ') || '(defaults)'}`);
   }

@@ -23,10 +23,7 @@ async function main(): Promise<void> {
     image: settings.TESSERA_IMAGE,
     port: settings.OPERATOR_PORT,
     resyncMs: settings.OPERATOR_RESYNC_SECONDS * 1000,
-    onLostLease: () => {
-      logger.fatal('lost the leader lease; exiting so that a fresh start campaigns again');
-      process.exit(1);
-    },
+    onFatal: () => process.exit(1),
   });
   logger.info({ url: operator.health.url }, 'tessera-operator listening');
   const shutdown = () => {

@@ -31,8 +31,11 @@ export interface OperatorOptions {
   readonly renewMs?: number;
   readonly retryMs?: number;
   readonly players?: LeaderboardPorts['players'];
-  /** Called when leadership is lost (main exits; tests observe it). */
-  readonly onLostLease?: () => void;
+  /**
+   * Called when this instance must not go on: leadership lost, or the controllers could not
+   * start. main exits, so that a fresh start campaigns again.
+   */
+  readonly onFatal?: () => void;
   /** prom-client's process metrics (off in tests that run several operators in one process). */
   readonly defaultMetrics?: boolean;
 }
@@ -83,7 +86,17 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
         resyncMs: options.resyncMs ?? 60_000,
         players: options.players,
       });
-      await controller.synced;
+      try {
+        await controller.synced;
+      } catch (error) {
+        // Most often the CRDs are not installed; a restart (by the kubelet) tries again.
+        logger.fatal(
+          { err: error },
+          'the controllers could not list what they watch (are the CRDs installed?)',
+        );
+        options.onFatal?.();
+        return;
+      }
       synced = true;
       logger.info({ namespace: options.watchNamespace ?? '(all)' }, 'controllers started');
       markLeading();
@@ -93,7 +106,8 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
       const stopping = controller;
       controller = undefined;
       void stopping?.stop();
-      options.onLostLease?.();
+      logger.fatal('lost the leader lease');
+      options.onFatal?.();
     },
   });
   return {

@@ -25,6 +25,7 @@ export interface LeaderElectionOptions {
   /** How often a standby looks at the Lease. */
   readonly retryMs?: number;
   readonly onStartedLeading: () => void | Promise<void>;
+  /** Leadership lost (the Lease could not be renewed in time). */
   readonly onStoppedLeading: () => void;
   readonly logger: Logger;
 }
@@ -108,7 +109,8 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
     if (holds && !leader) {
       leader = true;
       logger.info({ lease: `${namespace}/${name}`, identity }, 'became the leader');
-      await options.onStartedLeading();
+      // Not awaited: renewing the Lease must not wait for the controllers to fill their caches.
+      void options.onStartedLeading();
     } else if (!holds && leader && Date.now() - lastRenewedAt >= duration * 1000 - renewMs) {
       leader = false;
       logger.error({ lease: `${namespace}/${name}`, identity }, 'lost the lease');

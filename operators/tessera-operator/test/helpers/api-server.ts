@@ -25,6 +25,8 @@ const CRDS = ['leaderboards.tessera.dev.yaml'].map(
 
 export interface ApiServer {
   readonly config: KubeConfig;
+  /** The kubeconfig file (for a process of its own). */
+  readonly kubeconfig: string;
   readonly namespace: string;
   readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
@@ -71,5 +73,5 @@ export async function apiServer(t: Test, label: string): Promise<ApiServer> {
   // throwaway API server that is harmless, and on a shared one (TEST_KUBECONFIG) its controller
   // finishes the job.
   t.teardown(() => core.deleteNamespace({ name: namespace }));
-  return { config, namespace, core, custom: config.makeApiClient(CustomObjectsApi) };
+  return { config, kubeconfig: server.url, namespace, core, custom: config.makeApiClient(CustomObjectsApi) };
 }
