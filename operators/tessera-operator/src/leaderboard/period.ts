@@ -86,6 +86,43 @@ export function periodEnd(period: Period, timeZone: string, epochMs: number): nu
   return high * MINUTE;
 }
 
+/** The first instant of the period `epochMs` is in (the same search, backwards). */
+export function periodStart(period: Period, timeZone: string, epochMs: number): number {
+  const current = periodId(period, timeZone, epochMs);
+  let low = Math.floor((epochMs - LONGEST) / MINUTE); // before it
+  let high = Math.floor(epochMs / MINUTE); // in it
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (periodId(period, timeZone, middle * MINUTE) === current) high = middle;
+    else low = middle;
+  }
+  return high * MINUTE;
+}
+
+/**
+ * The periods finished since `recorded` (included) and before the one `epochMs` is in, oldest
+ * first: one after a boundary, several when nobody looked across a few (an operator down over a
+ * weekend of daily boards). At most `limit`, the newest ones.
+ */
+export function finishedPeriods(
+  period: Period,
+  timeZone: string,
+  recorded: string,
+  epochMs: number,
+  limit = 1000,
+): string[] {
+  const found: string[] = [];
+  let instant = periodStart(period, timeZone, epochMs) - 1;
+  while (found.length < limit) {
+    const id = periodId(period, timeZone, instant);
+    if (comparePeriodIds(id, recorded) < 0) break;
+    found.push(id);
+    if (id === recorded) break;
+    instant = periodStart(period, timeZone, instant) - 1;
+  }
+  return found.reverse();
+}
+
 /** Orders period ids of one kind: the fixed-width forms sort as text. */
 export function comparePeriodIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -17,7 +17,7 @@ import {
 } from './children.ts';
 import { conditions } from './conditions.ts';
 import { withDefaults, type ResolvedLeaderboardSpec } from './defaults.ts';
-import { comparePeriodIds, isTimeZone, periodEnd, periodId } from './period.ts';
+import { comparePeriodIds, finishedPeriods, isTimeZone, periodEnd, periodId } from './period.ts';
 import type { LeaderboardPorts } from './ports.ts';
 import type { Leaderboard, LeaderboardStatus } from './types.ts';
 
@@ -155,29 +155,36 @@ const applyDisruptionBudget: Step = async (ports, state) => {
 };
 
 /**
- * The period boundary: when the clock has left the recorded period, that period is finished, and
- * its archive Job is created (creating it again finds it there). Then the current period is
- * recorded, and the next pass is asked for at its end.
+ * The period boundary: when the clock has left the recorded period, that period is finished (and
+ * any after it, when nobody looked across several boundaries), and an archive Job is created for
+ * each (creating it again finds it there). Then the current period is recorded, and the next pass
+ * is asked for at its end.
  */
 const rollOver: Step = async (ports, state) => {
   const now = ports.clock.now();
-  const current = periodId(state.spec.period, state.spec.timezone, now);
+  const { period, timezone } = state.spec;
+  const current = periodId(period, timezone, now);
   const recorded = state.status.currentPeriod;
-  if (recorded !== undefined && comparePeriodIds(recorded, current) < 0) {
-    const created = await ports.jobs.create(archiveJob(state.board, state.spec, recorded));
+  const finished =
+    recorded !== undefined && comparePeriodIds(recorded, current) < 0
+      ? // No more than the retention: older archives would be dropped at once.
+        finishedPeriods(period, timezone, recorded, now, state.spec.retention)
+      : [];
+  for (const done of finished) {
+    const created = await ports.jobs.create(archiveJob(state.board, state.spec, done));
     if (created) {
       await event(
         ports,
         state,
         'Normal',
         'ArchiveStarted',
-        `${recorded} ended; archiving it (Job ${names.archive(state.board.metadata.name, recorded)})`,
+        `${done} ended; archiving it (Job ${names.archive(state.board.metadata.name, done)})`,
       );
     }
-    set(ports, state, conditions.archiving(recorded));
+    set(ports, state, conditions.archiving(done));
   }
   state.status.currentPeriod = current;
-  requeue(state, periodEnd(state.spec.period, state.spec.timezone, now) - now);
+  requeue(state, periodEnd(period, timezone, now) - now);
   return undefined;
 };
 

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { isTimeZone, periodEnd, periodId } from '../../src/leaderboard/period.ts';
+import {
+  finishedPeriods,
+  isTimeZone,
+  periodEnd,
+  periodId,
+  periodStart,
+} from '../../src/leaderboard/period.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -57,4 +63,25 @@ t.test('property: just before the end is the same period, the end is another', a
 t.test('time zones the runtime knows', async (t) => {
   t.ok(isTimeZone('America/Argentina/Buenos_Aires'));
   t.notOk(isTimeZone('Mars/Olympus_Mons'));
+});
+
+t.test('the periods finished since the recorded one, oldest first', async (t) => {
+  t.same(finishedPeriods('monthly', 'UTC', '2026-01', at('2026-02-01T00:00:01Z')), ['2026-01']);
+  t.same(
+    finishedPeriods('daily', 'UTC', '2026-02-27', at('2026-03-02T08:00:00Z')),
+    ['2026-02-27', '2026-02-28', '2026-03-01'],
+    'an operator down over a few days archives each of them',
+  );
+  t.same(finishedPeriods('weekly', 'UTC', '2026-W52', at('2027-01-05T00:00:00Z')), ['2026-W52', '2026-W53']);
+  t.same(
+    finishedPeriods('monthly', 'UTC', '2026-01', at('2026-01-20T00:00:00Z')),
+    [],
+    'nothing in the same period',
+  );
+  t.same(
+    finishedPeriods('daily', 'UTC', '2020-01-01', at('2026-01-01T00:00:00Z'), 3),
+    ['2025-12-29', '2025-12-30', '2025-12-31'],
+    'at most the newest `limit`',
+  );
+  t.equal(periodStart('monthly', 'Europe/Paris', at('2026-03-15T00:00:00Z')), at('2026-02-28T23:00:00Z'));
 });
