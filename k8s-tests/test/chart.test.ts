@@ -107,7 +107,13 @@ spec: {period: yearly, retentoin: 3}
 t.test('values.schema.json refuses bad values, naming them', async (t) => {
   const { helm, env } = await helmFor(t);
   const template = (...set: string[]) =>
-    run(helm, ['template', 'tessera', CHART, ...set.flatMap((s) => ['--set', s])], { env });
+    run(
+      helm,
+      ['template', 'tessera', CHART, '--kube-version', KUBE_VERSION, ...set.flatMap((s) => ['--set', s])],
+      {
+        env,
+      },
+    );
   t.match(await failure(template('leaderboard.period=yearly')), /\/leaderboard\/period/);
   t.match(await failure(template('auth.jwtSecret=short')), /\/auth\/jwtSecret/);
   t.match(await failure(template('operator.replicas=-1')), /\/operator\/replicas/);

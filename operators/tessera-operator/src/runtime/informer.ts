@@ -33,9 +33,12 @@ export function startInformer<T extends KubernetesObject>(
 ): RunningInformer<T> {
   const informer = makeInformer<T>(config, resource.path, resource.list, resource.labelSelector);
   for (const verb of ['add', 'update', 'delete'] as const) informer.on(verb, options.onChange);
+  let stopping = false;
   informer.on('error', (error: unknown) => {
-    // ListWatch reconnects by itself, with a growing delay; this only says so.
-    options.logger.warn({ err: error, path: resource.path }, 'watch interrupted; reconnecting');
+    // ListWatch reconnects by itself, with a growing delay; this only says so (stopping aborts
+    // the watch on purpose: nothing to say then).
+    if (!stopping)
+      options.logger.warn({ err: error, path: resource.path }, 'watch interrupted; reconnecting');
   });
   const synced = informer.start();
   let resync: NodeJS.Timeout | undefined;
@@ -50,6 +53,7 @@ export function startInformer<T extends KubernetesObject>(
     list: (namespace) => informer.list(namespace),
     synced,
     async stop() {
+      stopping = true;
       clearInterval(resync);
       await informer.stop();
     },
