@@ -5,6 +5,7 @@
  * the period's end at the latest, so a month closes on time even when nothing changes.
  */
 import type { V1Job } from '@kubernetes/client-node';
+import { isConflict } from '../runtime/apply.ts';
 import { setCondition, type ConditionValue } from '../runtime/conditions.ts';
 import type { EventType } from '../runtime/events.ts';
 import {
@@ -22,6 +23,8 @@ import type { LeaderboardPorts } from './ports.ts';
 import type { Leaderboard, LeaderboardStatus } from './types.ts';
 
 export const FINALIZER = 'tessera.dev/leaderboard-cleanup';
+/** How soon a pass that lost a write conflict runs again. */
+const CONFLICT_RETRY_MS = 100;
 /** How often a running archive Job is looked at even without a watch event. */
 const ARCHIVE_POLL_MS = 30_000;
 
@@ -304,6 +307,15 @@ export async function reconcileLeaderboard(
       const outcome = await step(ports, state);
       if (outcome !== undefined) return outcome;
     } catch (error) {
+      // A write conditional on the resourceVersion read lost to a newer version of the board
+      // (an edit, a deletion): not a failure, the pass is simply run again on the new one.
+      if (isConflict(error)) {
+        ports.logger.debug(
+          { leaderboard: `${namespace}/${name}`, step: stepName },
+          'conflict; running again',
+        );
+        return { requeueAfterMs: CONFLICT_RETRY_MS };
+      }
       throw new ReconcileError(`${stepName} failed for leaderboard ${namespace}/${name}`, { cause: error });
     }
   }
