@@ -56,3 +56,11 @@ app.kubernetes.io/component: operator
 {{- define "tessera.clusterWide" -}}
 {{- if not .Values.operator.watchNamespace -}}true{{- end -}}
 {{- end -}}
+
+{{/*
+Where the services' resources go (the Leaderboard, its Ingress, the Secrets its pods read): the
+namespace the operator watches when it watches one, else the release's.
+*/}}
+{{- define "tessera.appNamespace" -}}
+{{- default .Release.Namespace .Values.operator.watchNamespace -}}
+{{- end -}}
