@@ -5,11 +5,27 @@
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError } from '@tessera/kit';
+import { cleanup } from './cleanup.ts';
 import { readOperatorConfig } from './config.ts';
 import { startOperator } from './operator.ts';
 import { createLogger } from './runtime/logger.ts';
 
+/** `tessera-operator cleanup` (the chart's pre-delete hook): CLEANUP_NAMESPACE, CLEANUP_SELECTOR. */
+async function runCleanup(): Promise<void> {
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'info');
+  const config = new KubeConfig();
+  config.loadFromDefault();
+  const namespace = process.env.CLEANUP_NAMESPACE ?? '';
+  const labelSelector = process.env.CLEANUP_SELECTOR ?? '';
+  if (namespace === '' || labelSelector === '') {
+    throw new ConfigError('cleanup needs CLEANUP_NAMESPACE and CLEANUP_SELECTOR');
+  }
+  const deleted = await cleanup({ config, namespace, labelSelector, timeoutMs: 120_000, logger });
+  logger.info({ deleted }, 'cleanup done');
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'cleanup') return runCleanup();
   const settings = readOperatorConfig();
   const logger = createLogger(settings.LOG_LEVEL);
   const config = new KubeConfig();

@@ -6,19 +6,20 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoordinationV1Api } from '@kubernetes/client-node';
 import { freePort } from '@tessera/testkit';
 import t from 'tap';
 import { apiServer, until } from './helpers/api-server.ts';
+import { testOperator } from './helpers/operator.ts';
 
 t.setTimeout(600_000);
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-function operatorProcess(env: Record<string, string>) {
+function operatorProcess(env: Record<string, string>, args: string[] = []) {
   const child = spawn(
     process.execPath,
-    ['--conditions=development', '--disable-warning=ExperimentalWarning', MAIN],
+    ['--conditions=development', '--disable-warning=ExperimentalWarning', MAIN, ...args],
     {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,4 +78,53 @@ t.test('leads, answers /healthz, logs JSON, and gives the Lease up on SIGTERM', 
     '',
     'the Lease is free for the next replica',
   );
+});
+
+t.test("cleanup deletes the release's boards and waits for the operator to finalize them", async (t) => {
+  const { config, namespace, kubeconfig, custom } = await apiServer(t, 'cleanup');
+  await testOperator(t, config, namespace).then((operator) => operator.leading);
+  const target = { group: 'tessera.dev', version: 'v1alpha1', plural: 'leaderboards', namespace };
+  for (const [name, release] of [
+    ['mine', 'r1'],
+    ['theirs', 'r2'],
+  ] as const) {
+    await custom.createNamespacedCustomObject({
+      ...target,
+      body: {
+        apiVersion: 'tessera.dev/v1alpha1',
+        kind: 'Leaderboard',
+        metadata: { name, labels: { 'app.kubernetes.io/instance': release } },
+        spec: {},
+      },
+    });
+  }
+  const apps = config.makeApiClient(AppsV1Api);
+  const exists = (name: string) =>
+    apps.readNamespacedDeployment({ namespace, name }).then(
+      () => true,
+      () => false,
+    );
+  await until(
+    () => 'both boards reconciled',
+    async () => (await exists('mine-api')) && (await exists('theirs-api')),
+  );
+  const { child, lines } = operatorProcess(
+    {
+      KUBECONFIG: kubeconfig,
+      CLEANUP_NAMESPACE: namespace,
+      CLEANUP_SELECTOR: 'app.kubernetes.io/instance=r1',
+    },
+    ['cleanup'],
+  );
+  const [code] = (await once(child, 'exit')) as [number];
+  t.equal(code, 0, `cleanup exits 0:\n${lines.join('\n')}`);
+  const left = (await custom.listNamespacedCustomObject(target)) as {
+    items: { metadata: { name: string } }[];
+  };
+  t.same(
+    left.items.map((i) => i.metadata.name),
+    ['theirs'],
+    "the release's board is gone, another release's stays",
+  );
+  t.notOk(await exists('mine-api'), 'its Deployment went with it (the finalizer ran)');
 });
