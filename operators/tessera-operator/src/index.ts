@@ -7,3 +7,4 @@ export { startOperator, type OperatorOptions, type RunningOperator } from './ope
 export { MovableClock, systemClock, type Clock } from './runtime/clock.ts';
 export { createLogger } from './runtime/logger.ts';
 export { parsePlayers } from './leaderboard/api.ts';
+export { cleanup } from './cleanup.ts';
