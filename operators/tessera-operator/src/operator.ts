@@ -31,10 +31,7 @@ export interface OperatorOptions {
   readonly renewMs?: number;
   readonly retryMs?: number;
   readonly players?: LeaderboardPorts['players'];
-  /**
-   * Called when this instance must not go on: leadership lost, or the controllers could not
-   * start. main exits, so that a fresh start campaigns again.
-   */
+  /** Called when this instance must not go on (leadership lost): main exits, a fresh start campaigns again. */
   readonly onFatal?: () => void;
   /** prom-client's process metrics (off in tests that run several operators in one process). */
   readonly defaultMetrics?: boolean;
@@ -86,17 +83,8 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
         resyncMs: options.resyncMs ?? 60_000,
         players: options.players,
       });
-      try {
-        await controller.synced;
-      } catch (error) {
-        // Most often the CRDs are not installed; a restart (by the kubelet) tries again.
-        logger.fatal(
-          { err: error },
-          'the controllers could not list what they watch (are the CRDs installed?)',
-        );
-        options.onFatal?.();
-        return;
-      }
+      // Not ready until every informer has listed (without the CRDs they retry, with warnings).
+      await controller.synced;
       synced = true;
       logger.info({ namespace: options.watchNamespace ?? '(all)' }, 'controllers started');
       markLeading();

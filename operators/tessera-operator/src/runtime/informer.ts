@@ -1,8 +1,12 @@
 /**
  * A list + watch informer (client-node's ListWatch: it lists, watches from the list's
- * resourceVersion and lists again when the watch ends or fails) feeding a work queue, plus a
- * resync: every `resyncMs` every cached object is queued again, so a missed event or a decision
- * that depends on time (a period's end) is acted on without any event at all.
+ * resourceVersion, and lists again when a watch ends or expires) feeding a work queue, plus:
+ * - a restart with back-off after an error: ListWatch stops for good when a list or a watch
+ *   fails (a fresh API server answers 429 "storage is (re)initializing" for a while, a new CRD
+ *   404), so the informer starts it again, 0.2 s doubling to 30 s;
+ * - `synced`, which resolves after the first list that succeeded;
+ * - a resync: every `resyncMs` every cached object is queued again, so a missed event or a
+ *   decision that depends on time (a period's end) is acted on without any event at all.
  */
 import {
   makeInformer,
@@ -11,6 +15,7 @@ import {
   type ListPromise,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { backoffDelay } from './backoff.ts';
 
 export interface WatchedResource<T extends KubernetesObject> {
   readonly path: string;
@@ -21,10 +26,12 @@ export interface WatchedResource<T extends KubernetesObject> {
 export interface RunningInformer<T extends KubernetesObject> {
   get(name: string, namespace: string): T | undefined;
   list(namespace?: string): readonly T[];
-  /** Resolves once the first list has filled the cache. */
+  /** Resolves once a list has filled the cache. */
   readonly synced: Promise<void>;
   stop(): Promise<void>;
 }
+
+const RESTART = { baseMs: 200, maxMs: 30_000 };
 
 export function startInformer<T extends KubernetesObject>(
   config: KubeConfig,
@@ -34,13 +41,33 @@ export function startInformer<T extends KubernetesObject>(
   const informer = makeInformer<T>(config, resource.path, resource.list, resource.labelSelector);
   for (const verb of ['add', 'update', 'delete'] as const) informer.on(verb, options.onChange);
   let stopping = false;
+  let failures = 0;
+  let failedSince = false; // an error since the last start
+  let restart: NodeJS.Timeout | undefined;
+  let markSynced: () => void = () => undefined;
+  const synced = new Promise<void>((resolve) => (markSynced = resolve));
+
+  const start = async () => {
+    failedSince = false;
+    await informer.start();
+    if (!failedSince && !stopping) {
+      failures = 0;
+      markSynced();
+    }
+  };
   informer.on('error', (error: unknown) => {
-    // ListWatch reconnects by itself, with a growing delay; this only says so (stopping aborts
-    // the watch on purpose: nothing to say then).
-    if (!stopping)
-      options.logger.warn({ err: error, path: resource.path }, 'watch interrupted; reconnecting');
+    if (stopping) return; // stopping aborts the watch on purpose
+    failedSince = true;
+    failures += 1;
+    const delay = backoffDelay(failures, RESTART);
+    options.logger.warn(
+      { err: error, path: resource.path, retryInMs: delay },
+      'list/watch failed; restarting',
+    );
+    clearTimeout(restart);
+    restart = setTimeout(() => void start(), delay);
   });
-  const synced = informer.start();
+  void start();
   let resync: NodeJS.Timeout | undefined;
   if (options.resyncMs !== undefined) {
     resync = setInterval(() => {
@@ -54,6 +81,7 @@ export function startInformer<T extends KubernetesObject>(
     synced,
     async stop() {
       stopping = true;
+      clearTimeout(restart);
       clearInterval(resync);
       await informer.stop();
     },
