@@ -244,3 +244,60 @@ async function complete(batch: BatchV1Api, namespace: string, name: string): Pro
     mergePatch,
   );
 }
+
+t.test('a spec edit reaches the Deployment; a zone the runtime does not know makes nothing', async (t) => {
+  const { config, namespace, custom } = await apiServer(t, 'lb-spec');
+  const apps = config.makeApiClient(AppsV1Api);
+  const core = config.makeApiClient(CoreV1Api);
+  const operator = await testOperator(t, config, namespace);
+  await operator.leading;
+  const target = { ...LEADERBOARDS, namespace };
+  const create = (name: string, spec: Record<string, unknown>) =>
+    custom.createNamespacedCustomObject({
+      ...target,
+      body: { apiVersion: 'tessera.dev/v1alpha1', kind: 'Leaderboard', metadata: { name }, spec },
+    });
+  const get = async (name: string) => (await custom.getNamespacedCustomObject({ ...target, name })) as Board;
+  const tieBreak = async () =>
+    (
+      await apps.readNamespacedDeployment({ namespace, name: 'edited-api' })
+    ).spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'LEADERBOARD_TIE_BREAK')?.value;
+
+  await create('edited', {});
+  await until(
+    () => 'the first Deployment',
+    async () => (await tieBreak().catch(() => undefined)) === 'shared',
+  );
+  await custom.patchNamespacedCustomObject(
+    { ...target, name: 'edited', body: { spec: { tieBreak: 'earliest' } } },
+    mergePatch,
+  );
+  await until(
+    () => 'the edit to reach the Deployment',
+    async () => (await tieBreak()) === 'earliest',
+  );
+  await until(
+    () => 'observedGeneration 2',
+    async () => (await get('edited')).status?.observedGeneration === 2,
+  );
+
+  // The schema's pattern lets this through; the runtime's time zone database does not know it.
+  await create('nowhere', { timezone: 'Mars/Olympus_Mons' });
+  let last: Board | undefined;
+  await until(
+    () => `SpecValid=False (status: ${JSON.stringify(last?.status)})`,
+    async () =>
+      (last = await get('nowhere')).status?.conditions?.some(
+        (c) => c.type === 'SpecValid' && c.status === 'False' && c.reason === 'UnknownTimeZone',
+      ) ?? false,
+  );
+  await t.rejects(
+    apps.readNamespacedDeployment({ namespace, name: 'nowhere-api' }),
+    { code: 404 },
+    'nothing is made from a spec that is wrong',
+  );
+  const warnings = (await core.listNamespacedEvent({ namespace })).items.filter(
+    (e) => e.involvedObject.name === 'nowhere' && e.type === 'Warning',
+  );
+  t.match(warnings[0]?.message, /spec\.timezone "Mars\/Olympus_Mons" is not a time zone/);
+});
