@@ -261,9 +261,18 @@ const observeApi: Step = async (ports, state) => {
   return undefined;
 };
 
+/** JSON with object keys sorted: the API server need not keep the order the status was written in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 async function writeStatus(ports: LeaderboardPorts, state: State): Promise<void> {
   state.status.observedGeneration = state.board.metadata.generation;
-  if (JSON.stringify(state.status) !== JSON.stringify(state.board.status ?? {})) {
+  if (canonical(state.status) !== canonical(state.board.status ?? {})) {
     await ports.boards.writeStatus(state.board, state.status);
   }
 }

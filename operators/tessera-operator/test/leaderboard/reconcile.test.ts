@@ -281,6 +281,16 @@ t.test('a spec edit reaches the Deployment; a zone the runtime does not know mak
     async () => (await get('edited')).status?.observedGeneration === 2,
   );
 
+  // Settled: passes keep running (a resync every 250 ms) but write nothing.
+  const settled = (await custom.getNamespacedCustomObject({ ...target, name: 'edited' })) as {
+    metadata: { resourceVersion: string };
+  };
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const later = (await custom.getNamespacedCustomObject({ ...target, name: 'edited' })) as {
+    metadata: { resourceVersion: string };
+  };
+  t.equal(later.metadata.resourceVersion, settled.metadata.resourceVersion, 'no write when nothing changed');
+
   // The schema's pattern lets this through; the runtime's time zone database does not know it.
   await create('nowhere', { timezone: 'Mars/Olympus_Mons' });
   let last: Board | undefined;
