@@ -5,10 +5,10 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 STAMP := node_modules/.tessera-installed
-MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json)
+MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json operators/*/package.json) k8s-tests/package.json
 
 .PHONY: all install build run test lint typecheck unit bench clean tools backends-up backends-down openapi \
-	cluster-up cluster-down
+	cluster-up cluster-down crds
 
 all: build
 
@@ -38,6 +38,10 @@ lint: $(STAMP)
 # docs/openapi.json: the embedded platform's OpenAPI document (a test fails when it drifts).
 openapi: build
 	node apps/tessera/bin/tessera.js openapi --out docs/openapi.json
+
+# crds/*.yaml and the chart's crds/: generated from the operator's schemas (a test fails when they drift).
+crds: $(STAMP)
+	npm run crds -w operators/tessera-operator
 
 typecheck: build
 	@echo "==> type-check tests and benchmarks"
@@ -72,4 +76,4 @@ bench: build
 	npm run bench --workspaces --if-present
 
 clean:
-	rm -rf node_modules apps/*/dist packages/*/dist apps/*/*.tsbuildinfo packages/*/*.tsbuildinfo bench-results
+	rm -rf node_modules apps/*/dist packages/*/dist operators/*/dist apps/*/*.tsbuildinfo packages/*/*.tsbuildinfo operators/*/*.tsbuildinfo bench-results

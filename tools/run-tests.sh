@@ -33,7 +33,8 @@ mapfile -t started < <(printf '%s\n' "${started[@]}" | sort -u)
 passed=0
 failed=0
 status=0
-for dir in packages/* apps/*; do
+# operators/* (the operator, against a real kube-apiserver) and k8s-tests (chart checks, k6) too.
+for dir in packages/* apps/* operators/* k8s-tests; do
   [[ -d "$dir/test" ]] || continue
   echo "==> $dir"
   log=$(mktemp)

@@ -1,0 +1,59 @@
+/**
+ * The Leaderboard's conditions, prebuilt: reconcile picks one and sets it through
+ * `setCondition` (runtime/conditions.ts), never by hand.
+ * - Ready: the api has its replicas ready.
+ * - SpecValid: what the schema cannot check (the time zone is one the runtime knows).
+ * - Archived: the last period's archive Job has finished (False while one runs or failed).
+ */
+import type { ConditionValue } from '../runtime/conditions.ts';
+
+export const READY = 'Ready';
+export const SPEC_VALID = 'SpecValid';
+export const ARCHIVED = 'Archived';
+
+export const conditions = {
+  apiReady: (ready: number, wanted: number): ConditionValue =>
+    ready >= wanted
+      ? {
+          type: READY,
+          status: 'True',
+          reason: 'ReplicasReady',
+          message: `${ready}/${wanted} api replicas ready`,
+        }
+      : {
+          type: READY,
+          status: 'False',
+          reason: 'ReplicasNotReady',
+          message: `${ready}/${wanted} api replicas ready`,
+        },
+  specValid: (): ConditionValue => ({
+    type: SPEC_VALID,
+    status: 'True',
+    reason: 'Valid',
+    message: 'the spec is valid',
+  }),
+  unknownTimeZone: (zone: string): ConditionValue => ({
+    type: SPEC_VALID,
+    status: 'False',
+    reason: 'UnknownTimeZone',
+    message: `spec.timezone "${zone}" is not a time zone this runtime knows (an IANA name such as Europe/Paris)`,
+  }),
+  archiving: (period: string): ConditionValue => ({
+    type: ARCHIVED,
+    status: 'False',
+    reason: 'Archiving',
+    message: `the archive of ${period} is running`,
+  }),
+  archived: (period: string): ConditionValue => ({
+    type: ARCHIVED,
+    status: 'True',
+    reason: 'Archived',
+    message: `${period} is archived`,
+  }),
+  archiveFailed: (period: string, why: string): ConditionValue => ({
+    type: ARCHIVED,
+    status: 'False',
+    reason: 'ArchiveFailed',
+    message: `the archive of ${period} failed: ${why}`,
+  }),
+};

@@ -1,0 +1,153 @@
+/**
+ * Leader election through a coordination.k8s.io Lease, as client-go does it: the holder renews
+ * the Lease every `renewMs`; another candidate takes it only once `leaseDurationSeconds` have
+ * passed since the last renewal it saw change. Every write carries the resourceVersion read, so
+ * two candidates racing for a free Lease cannot both win (the loser gets a 409).
+ * A leader that cannot renew before the Lease would expire stops leading (`onStoppedLeading`) —
+ * the process then exits, so a replica never acts on a Lease it may have lost.
+ */
+import {
+  ApiException,
+  CoordinationV1Api,
+  V1MicroTime,
+  type KubeConfig,
+  type V1Lease,
+} from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+
+export interface LeaderElectionOptions {
+  readonly name: string;
+  readonly namespace: string;
+  /** This replica's identity (the pod name). */
+  readonly identity: string;
+  readonly leaseDurationSeconds?: number;
+  readonly renewMs?: number;
+  /** How often a standby looks at the Lease. */
+  readonly retryMs?: number;
+  readonly onStartedLeading: () => void | Promise<void>;
+  /** Leadership lost (the Lease could not be renewed in time). */
+  readonly onStoppedLeading: () => void;
+  readonly logger: Logger;
+}
+
+export interface LeaderElection {
+  readonly isLeader: () => boolean;
+  /** Stops campaigning and, when leading, gives the Lease up at once (so a standby need not wait). */
+  stop(): Promise<void>;
+}
+
+export function startLeaderElection(config: KubeConfig, options: LeaderElectionOptions): LeaderElection {
+  const api = config.makeApiClient(CoordinationV1Api);
+  const { name, namespace, identity, logger } = options;
+  const duration = options.leaseDurationSeconds ?? 15;
+  const renewMs = options.renewMs ?? 5_000;
+  const retryMs = options.retryMs ?? 2_000;
+  let leader = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastRenewalSeen = ''; // the holder's renewTime as last read, and when we read it
+  let lastRenewalSeenAt = 0;
+  let lastRenewedAt = 0;
+
+  const spec = (acquire: boolean, lease?: V1Lease) => ({
+    holderIdentity: identity,
+    leaseDurationSeconds: duration,
+    // MicroTime: the API server refuses the client's millisecond Dates on these fields.
+    acquireTime:
+      acquire || lease?.spec?.acquireTime === undefined
+        ? new V1MicroTime()
+        : new V1MicroTime(lease.spec.acquireTime),
+    renewTime: new V1MicroTime(),
+    leaseTransitions: (lease?.spec?.leaseTransitions ?? 0) + (acquire && lease !== undefined ? 1 : 0),
+  });
+
+  /** One attempt to take or renew the Lease; true when this replica holds it afterwards. */
+  async function tryAcquireOrRenew(): Promise<boolean> {
+    let lease: V1Lease;
+    try {
+      lease = await api.readNamespacedLease({ name, namespace });
+    } catch (error) {
+      if (!(error instanceof ApiException && error.code === 404)) throw error;
+      await api.createNamespacedLease({
+        namespace,
+        body: { metadata: { name, namespace }, spec: spec(true) },
+      });
+      return true;
+    }
+    const holder = lease.spec?.holderIdentity ?? '';
+    const renewed = lease.spec?.renewTime === undefined ? '' : new Date(lease.spec.renewTime).toISOString();
+    if (holder !== identity && holder !== '') {
+      // Someone else's Lease: free only when its renewal has not moved for a whole duration,
+      // measured on our own clock (clocks of two machines need not agree).
+      if (renewed !== lastRenewalSeen) {
+        lastRenewalSeen = renewed;
+        lastRenewalSeenAt = Date.now();
+        return false;
+      }
+      if (Date.now() - lastRenewalSeenAt < duration * 1000) return false;
+    }
+    await api.replaceNamespacedLease({
+      name,
+      namespace,
+      body: { ...lease, spec: spec(holder !== identity, lease) },
+    });
+    return true;
+  }
+
+  async function loop(): Promise<void> {
+    if (stopped) return;
+    let holds = false;
+    try {
+      holds = await tryAcquireOrRenew();
+      if (holds) lastRenewedAt = Date.now();
+    } catch (error) {
+      // A 409 is a lost race (another candidate wrote first); anything else is logged and retried.
+      if (!(error instanceof ApiException && error.code === 409))
+        logger.warn({ err: error }, 'lease update failed');
+    }
+    if (stopped) return;
+    if (holds && !leader) {
+      leader = true;
+      logger.info({ lease: `${namespace}/${name}`, identity }, 'became the leader');
+      // Not awaited: renewing the Lease must not wait for the controllers to fill their caches.
+      void options.onStartedLeading();
+    } else if (!holds && leader && Date.now() - lastRenewedAt >= duration * 1000 - renewMs) {
+      leader = false;
+      logger.error({ lease: `${namespace}/${name}`, identity }, 'lost the lease');
+      options.onStoppedLeading();
+    }
+    timer = setTimeout(() => void loop(), leader ? renewMs : retryMs);
+  }
+
+  void loop();
+  return {
+    isLeader: () => leader,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (!leader) return;
+      leader = false;
+      try {
+        const lease = await api.readNamespacedLease({ name, namespace });
+        if (lease.spec?.holderIdentity !== identity) return;
+        await api.replaceNamespacedLease({
+          name,
+          namespace,
+          body: {
+            ...lease,
+            spec: {
+              ...lease.spec,
+              holderIdentity: '',
+              acquireTime:
+                lease.spec.acquireTime === undefined ? undefined : new V1MicroTime(lease.spec.acquireTime),
+              renewTime:
+                lease.spec.renewTime === undefined ? undefined : new V1MicroTime(lease.spec.renewTime),
+            },
+          },
+        });
+      } catch (error) {
+        logger.warn({ err: error }, 'could not release the lease');
+      }
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Two operator instances on one Lease: one leads, the other stays idle (it reconciles nothing)
+ * until the Lease is free — given up on shutdown, or expired when its holder stopped renewing.
+ */
+import { AppsV1Api, CoordinationV1Api, V1MicroTime } from '@kubernetes/client-node';
+import t from 'tap';
+import { apiServer, until } from '../helpers/api-server.ts';
+import { testOperator } from '../helpers/operator.ts';
+
+t.setTimeout(600_000);
+
+const LEADERBOARDS = { group: 'tessera.dev', version: 'v1alpha1', plural: 'leaderboards' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+t.test('a second instance stays idle until the Lease is given up', async (t) => {
+  const { config, namespace, custom } = await apiServer(t, 'lease');
+  const apps = config.makeApiClient(AppsV1Api);
+  const a = await testOperator(t, config, namespace, { identity: 'operator-a' });
+  await a.leading;
+  const b = await testOperator(t, config, namespace, { identity: 'operator-b' });
+  await sleep(3_000); // longer than the Lease's duration (2 s): a renews, so b must not take it
+  t.ok(a.isLeader(), 'a leads');
+  t.notOk(b.isLeader(), 'b waits');
+  const ready = await fetch(`${b.health.url}/readyz`);
+  t.equal(ready.status, 200, 'a standby is ready (healthy, waiting for the Lease)');
+  t.match(await (await fetch(`${b.health.url}/metrics`)).text(), /tessera_operator_leader 0/);
+
+  const create = (name: string) =>
+    custom.createNamespacedCustomObject({
+      ...LEADERBOARDS,
+      namespace,
+      body: { apiVersion: 'tessera.dev/v1alpha1', kind: 'Leaderboard', metadata: { name }, spec: {} },
+    });
+  const reconciled = (name: string) => async () => {
+    try {
+      await apps.readNamespacedDeployment({ namespace, name: `${name}-api` });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  await create('first');
+  await until(() => 'the leader to reconcile "first"', reconciled('first'));
+  t.equal(
+    (await b.metrics.reconciles.get()).values.reduce((sum, v) => sum + v.value, 0),
+    0,
+    'the standby reconciled nothing',
+  );
+
+  const handover = Date.now();
+  await a.stop(); // gives the Lease up
+  await until(
+    () => 'b to take the given-up Lease',
+    () => b.isLeader(),
+    10_000,
+  );
+  t.ok(
+    Date.now() - handover < 2_000,
+    `b took over in ${Date.now() - handover} ms, without waiting for expiry`,
+  );
+  await create('second');
+  await until(() => 'the new leader to reconcile "second"', reconciled('second'));
+});
+
+t.test('a Lease whose holder stopped renewing is taken once it expires', async (t) => {
+  const { config, namespace } = await apiServer(t, 'lease');
+  const leases = config.makeApiClient(CoordinationV1Api);
+  await leases.createNamespacedLease({
+    namespace,
+    body: {
+      metadata: { name: 'tessera-operator', namespace },
+      spec: {
+        holderIdentity: 'crashed-replica',
+        leaseDurationSeconds: 2,
+        acquireTime: new V1MicroTime(),
+        renewTime: new V1MicroTime(),
+      },
+    },
+  });
+  const started = Date.now();
+  const b = await testOperator(t, config, namespace, { identity: 'operator-b' });
+  await sleep(1_000);
+  t.notOk(b.isLeader(), 'not while the Lease may still be held');
+  await until(
+    () => 'b to take the expired Lease',
+    () => b.isLeader(),
+    10_000,
+  );
+  const waited = Date.now() - started;
+  t.ok(waited >= 2_000, `waited ${waited} ms: at least the Lease's duration`);
+  const lease = await leases.readNamespacedLease({ namespace, name: 'tessera-operator' });
+  t.equal(lease.spec?.holderIdentity, 'operator-b');
+  t.equal(lease.spec?.leaseTransitions, 1);
+});
