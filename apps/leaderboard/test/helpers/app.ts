@@ -3,7 +3,6 @@ import {
   createAuthenticator,
   createHttpApp,
   createLogger,
-  mintToken,
   parseConfig,
   platformSettings,
   readConfig,
@@ -11,6 +10,7 @@ import {
 } from '@tessera/kit';
 import { tempDir } from '@tessera/testkit';
 import type { Test } from 'tap';
+import { authHeaders } from './auth-headers.ts';
 import { leaderboardSettings } from '../../src/config.ts';
 import { leaderboardDescriptor } from '../../src/descriptor.ts';
 import type { LeaderboardInstance } from '../../src/instance.ts';
@@ -86,23 +86,14 @@ export async function startLeaderboard(
     await instance.close();
   };
   t.teardown(close);
-  const tokens = new Map<string, string>();
+  const headersFor = authHeaders(SECRET);
   return {
     app,
     instance,
     dataDir,
     close,
     async call(method, url, { scopes, body } = {}) {
-      const headers: Record<string, string> = {};
-      if (scopes !== undefined) {
-        const key = scopes.join(' ');
-        let token = tokens.get(key);
-        if (token === undefined) {
-          token = await mintToken({ secret: SECRET, sub: 'test-client', scopes });
-          tokens.set(key, token);
-        }
-        headers.authorization = `Bearer ${token}`;
-      }
+      const headers = await headersFor(scopes);
       return app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
     },
   };

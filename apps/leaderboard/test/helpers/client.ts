@@ -6,10 +6,10 @@
  * - `serve`: the embedded platform `tessera serve` as its own process, over real HTTP.
  * The suites assert the same things on each; test/e2e runs them on the processes.
  */
-import { mintToken } from '@tessera/kit';
 import { launchTessera } from '@tessera/testkit';
 import type { Test } from 'tap';
 import { SECRET, startLeaderboard, tempDataDir } from './app.ts';
+import { authHeaders } from './auth-headers.ts';
 
 export interface ApiResponse {
   readonly statusCode: number;
@@ -49,19 +49,10 @@ export async function startLeaderboardApi(
   t.teardown(async () => {
     await server.stop();
   });
-  const tokens = new Map<string, string>();
+  const headersFor = authHeaders(SECRET);
   return {
     async call(method, url, { scopes, body } = {}) {
-      const headers: Record<string, string> = {};
-      if (scopes !== undefined) {
-        const key = scopes.join(' ');
-        let token = tokens.get(key);
-        if (token === undefined) {
-          token = await mintToken({ secret: SECRET, sub: 'test-client', scopes });
-          tokens.set(key, token);
-        }
-        headers.authorization = `Bearer ${token}`;
-      }
+      const headers = await headersFor(scopes);
       if (body !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(`${server.url}${url}`, {
         method,
