@@ -65,6 +65,7 @@ export function reserve(
   }
 }
 
+/** Gives back what `reserve` set aside for `quantity` (a cancel, or the unfilled rest). */
 export function release(
   balances: Balances,
   symbol: string,
@@ -72,14 +73,7 @@ export function release(
   price: number,
   quantity: number,
 ): void {
-  if (side === 'buy') {
-    balances.cashReserved -= price * quantity;
-    balances.cash += price * quantity;
-  } else {
-    const p = position(balances, symbol);
-    p.sharesReserved -= quantity;
-    p.shares += quantity;
-  }
+  reserve(balances, symbol, side, price, -quantity);
 }
 
 /** The buyer's side of a fill of `quantity` at `tradePrice` for an order limited at `limit`. */

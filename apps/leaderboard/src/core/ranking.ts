@@ -1,6 +1,8 @@
 import { RankOrder } from './rank-order.ts';
 import { ScoreCounts } from './score-counts.ts';
+import { ChangedSet } from './changed-set.ts';
 import { SeqColumn } from './seq-column.ts';
+import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
 import { grown } from './typed-arrays.ts';
 import { UserIdTable } from './user-id-table.ts';
@@ -330,77 +332,5 @@ export class Ranking {
     const seqs = new Float64Array(count);
     for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(first + i);
     for (const i of sortedBySeq(seqs)) this.#place(first + i, scores[i]!, seqs[i]!);
-  }
-}
-
-/** Indices of `seqs` in ascending seq order (a radix sort when the seqs span less than 2^32). */
-function sortedBySeq(seqs: Float64Array): Uint32Array {
-  const n = seqs.length;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const seq of seqs) {
-    if (seq < min) min = seq;
-    if (seq > max) max = seq;
-  }
-  let order = Uint32Array.from({ length: n }, (_, i) => i);
-  if (max - min >= 2 ** 32) return order.sort((a, b) => seqs[a]! - seqs[b]!);
-  let next = new Uint32Array(n);
-  const counts = new Uint32Array(1 << 16);
-  for (let shift = 0; shift < 32; shift += 16) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[digit(seqs[i]! - min, shift)]!++;
-    let sum = 0;
-    for (let d = 0; d < counts.length; d++) {
-      const c = counts[d]!;
-      counts[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < n; i++) {
-      const index = order[i]!;
-      next[counts[digit(seqs[index]! - min, shift)]!++] = index;
-    }
-    [order, next] = [next, order];
-  }
-  return order;
-}
-
-function digit(value: number, shift: number): number {
-  return shift === 0 ? value & 0xffff : Math.floor(value / 65536) & 0xffff;
-}
-
-/** A set of handles with O(1) add, one bit per player, and a drain. */
-class ChangedSet {
-  #bits = new Uint32Array(128);
-  #count = 0;
-
-  get byteLength(): number {
-    return this.#bits.byteLength;
-  }
-
-  add(handle: number): void {
-    const word = handle >>> 5;
-    if (word >= this.#bits.length) this.#bits = grown(this.#bits, word + 1);
-    const bit = 1 << (handle & 31);
-    if ((this.#bits[word]! & bit) !== 0) return;
-    this.#bits[word]! |= bit;
-    this.#count++;
-  }
-
-  take(): Int32Array {
-    const taken = new Int32Array(this.#count);
-    let n = 0;
-    const bits = this.#bits;
-    for (let word = 0; n < this.#count && word < bits.length; word++) {
-      let w = bits[word]!;
-      if (w === 0) continue;
-      bits[word] = 0;
-      while (w !== 0) {
-        const low = w & -w;
-        taken[n++] = word * 32 + 31 - Math.clz32(low);
-        w ^= low;
-      }
-    }
-    this.#count = 0;
-    return taken;
   }
 }

@@ -1,0 +1,38 @@
+import { grown } from './typed-arrays.ts';
+
+/** A set of handles with O(1) add, one bit per player, and a drain. */
+export class ChangedSet {
+  #bits = new Uint32Array(128);
+  #count = 0;
+
+  get byteLength(): number {
+    return this.#bits.byteLength;
+  }
+
+  add(handle: number): void {
+    const word = handle >>> 5;
+    if (word >= this.#bits.length) this.#bits = grown(this.#bits, word + 1);
+    const bit = 1 << (handle & 31);
+    if ((this.#bits[word]! & bit) !== 0) return;
+    this.#bits[word]! |= bit;
+    this.#count++;
+  }
+
+  take(): Int32Array {
+    const taken = new Int32Array(this.#count);
+    let n = 0;
+    const bits = this.#bits;
+    for (let word = 0; n < this.#count && word < bits.length; word++) {
+      let w = bits[word]!;
+      if (w === 0) continue;
+      bits[word] = 0;
+      while (w !== 0) {
+        const low = w & -w;
+        taken[n++] = word * 32 + 31 - Math.clz32(low);
+        w ^= low;
+      }
+    }
+    this.#count = 0;
+    return taken;
+  }
+}
