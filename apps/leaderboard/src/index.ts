@@ -1,7 +1,6 @@
-// The leaderboard's public surface: what the platform's runners use, listed name by name.
-export { leaderboard, leaderboardDescriptor } from './descriptor.ts';
-export type { LeaderboardInstance } from './instance.ts';
-export { rebuildPeriod, type RebuildProgress, type RebuildResult } from './rebuild.ts';
-export { checkLeaderboardConfig, leaderboardSettings, type LeaderboardConfig } from './config.ts';
+// The leaderboard's public surface: what the platform's runners and CLI use, listed name by name.
+export { leaderboard } from './descriptor.ts';
+export { checkLeaderboardConfig, leaderboardSettings } from './config.ts';
 export { isPeriod } from './core/period.ts';
 export { migrateAdapters } from './adapters/select.ts';
+export { rebuildPeriod } from './rebuild.ts';
