@@ -1,58 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { createLogger, readConfig } from '@tessera/kit';
-import { backend } from '@tessera/testkit';
-import cassandra from 'cassandra-driver';
-import { Redis } from 'ioredis';
 import t from 'tap';
-import { parseCassandraUrl } from '../../src/adapters/cassandra/cassandra-url.ts';
 import { distributedSettings } from '../../src/adapters/distributed-settings.ts';
 import { openDistributedAdapters, type DistributedConfig } from '../../src/adapters/open-distributed.ts';
 import { periodClock } from '../../src/core/period.ts';
 import { archiveFinishedPeriods } from '../../src/rollover.ts';
 import { LeaderboardService } from '../../src/service.ts';
+import { distributedServers } from '../helpers/distributed.ts';
 
 t.setTimeout(900_000);
 
-const [nats, redisServer, cassandraServer] = await Promise.all([
-  backend('nats'),
-  backend('redis'),
-  backend('cassandra'),
-]);
-t.teardown(() => Promise.all([nats.stop(), redisServer.stop(), cassandraServer.stop()]));
-
-// Names of this test's own on the shared servers, removed afterwards.
-const id = randomBytes(4).toString('hex');
+const servers = await distributedServers(t, 'open_distributed');
 const config: DistributedConfig = {
-  ...readConfig(distributedSettings, {
-    NATS_URL: nats.url,
-    REDIS_URL: redisServer.url,
-    CASSANDRA_URL: cassandraServer.url,
-    LEADERBOARD_STREAM: `T${id}_WINS`,
-    LEADERBOARD_STREAM_SUBJECT: `t${id}.lb.wins`,
-    LEADERBOARD_MATCH_BUCKET: `T${id}_MATCHES`,
-    LEADERBOARD_REDIS_PREFIX: `t${id}:lb:`,
-    LEADERBOARD_KEYSPACE: `lb_t${id}`,
-    LEADERBOARD_MIGRATE: 'true',
-  }),
+  ...readConfig(distributedSettings, servers.env),
   LEADERBOARD_TIE_BREAK: 'shared',
 };
-t.teardown(async () => {
-  const nc = await connect({ servers: nats.url });
-  const jsm = await jetstreamManager(nc);
-  await jsm.streams.delete(config.LEADERBOARD_STREAM).catch(() => false);
-  await jsm.streams.delete(`KV_${config.LEADERBOARD_MATCH_BUCKET}`).catch(() => false);
-  await nc.close();
-  const redis = new Redis(redisServer.url);
-  const keys = await redis.keys(`${config.LEADERBOARD_REDIS_PREFIX}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-  const { contactPoints, dataCenter } = parseCassandraUrl(cassandraServer.url);
-  const client = new cassandra.Client({ contactPoints, localDataCenter: dataCenter });
-  await client.execute(`DROP KEYSPACE IF EXISTS ${config.LEADERBOARD_KEYSPACE}`);
-  await client.shutdown();
-});
 
 const logger = createLogger({ level: 'silent', name: 'test' });
 const NOW = Date.UTC(2026, 10, 15);
