@@ -8,19 +8,8 @@
  * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders, the ids of
  * all its orders and its executions. Per symbol: the matching engine and the trade tape.
  */
-import {
-  MSG_CANCEL,
-  MSG_NEW,
-  OUT_ACCEPTED,
-  OUT_CANCELED,
-  OUT_COMPLETED,
-  OUT_EXECUTION,
-  OUT_LEVEL,
-  OUT_REJECTED,
-  RESULT,
-  SIDE_BUY,
-  SIDE_SELL,
-} from './codes.ts';
+import { MSG_CANCEL, MSG_NEW, SIDE_BUY, SIDE_SELL } from './codes.ts';
+import { readOutput, type Batch } from './engine-output.ts';
 import { MatchingEngine } from './engine.ts';
 import type {
   CancelAll,
@@ -35,9 +24,8 @@ import type {
   Order,
   Side,
 } from './messages.ts';
-import { RECORD_WIDTH } from './output.ts';
 import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
-import { checkRisk, emptyExposure, recordFill, type Exposure, type RiskLimits } from './risk.ts';
+import { checkRisk, emptyExposure, type Exposure, type RiskLimits } from './risk.ts';
 import { CrossingBounds, selfCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
@@ -73,7 +61,6 @@ export interface Applied {
 }
 
 const sideCode = (side: Side): 0 | 1 => (side === 'buy' ? SIDE_BUY : SIDE_SELL);
-const sideName = (code: number): Side => (code === SIDE_BUY ? 'buy' : 'sell');
 
 export class OrderManager {
   readonly rules: ExchangeRules;
@@ -93,9 +80,8 @@ export class OrderManager {
    * same, without building objects nobody reads.
    */
   recordEvents = true;
-  #events: ExchangeEvent[] = [];
-  #seq = 0;
-  #at = 0;
+  /** The command being applied (one object, reused: apply is on the order path). */
+  readonly #batch: Batch = { seq: 0, at: 0, events: [], record: true };
 
   constructor(rules: ExchangeRules, engines?: ReadonlyMap<string, MatchingEngine>) {
     this.rules = rules;
@@ -194,9 +180,11 @@ export class OrderManager {
     if (seq !== this.seq + 1) throw new RangeError(`command ${seq} applied after ${this.seq}: OUT_OF_ORDER`);
     this.seq = seq;
     this.lastAt = Math.max(this.lastAt, command.at);
-    this.#events = [];
-    this.#seq = seq;
-    this.#at = command.at;
+    const batch = this.#batch;
+    batch.seq = seq;
+    batch.at = command.at;
+    batch.events = [];
+    batch.record = this.recordEvents;
     let refusal: Refusal | undefined;
     switch (command.type) {
       case 'order.new':
@@ -215,7 +203,7 @@ export class OrderManager {
         this.#killSwitch(command);
         break;
     }
-    const events = this.#events;
+    const events = batch.events;
     return refusal === undefined ? { events } : { events, refusal };
   }
 
@@ -289,7 +277,7 @@ export class OrderManager {
     exposure.open += quantity;
     engine.out.clear();
     engine.submit(engine.nextSeq, MSG_NEW, orderId, sideCode(side), price, quantity);
-    return this.#read(engine, 'request');
+    return readOutput(this, engine, 'request', this.#batch);
   }
 
   #cancel(command: CancelOrder): Refusal | undefined {
@@ -308,11 +296,11 @@ export class OrderManager {
   #deposit(command: Deposit): void {
     wallet.deposit(this.#accountOf(command.account).balances, command.cash, command.shares);
     if (this.recordEvents)
-      this.#events.push({
+      this.#batch.events.push({
         v: 1,
         type: 'account.updated',
-        seq: this.#seq,
-        at: this.#at,
+        seq: this.#batch.seq,
+        at: this.#batch.at,
         account: command.account,
       });
   }
@@ -323,11 +311,11 @@ export class OrderManager {
     if (command.on)
       for (const order of [...account.open.values()]) this.#engineCancel(order.id, 'kill-switch');
     if (this.recordEvents)
-      this.#events.push({
+      this.#batch.events.push({
         v: 1,
         type: 'account.kill-switch',
-        seq: this.#seq,
-        at: this.#at,
+        seq: this.#batch.seq,
+        at: this.#batch.at,
         account: command.account,
         on: command.on,
       });
@@ -339,147 +327,7 @@ export class OrderManager {
     const engine = this.engines.get(order.symbol)!;
     engine.out.clear();
     engine.submit(engine.nextSeq, MSG_CANCEL, orderId, 0, 0, 0);
-    return this.#read(engine, reason);
-  }
-
-  /** Turns the engine's output records into state changes and events. */
-  #read(engine: MatchingEngine, reason: CancelReason): Refusal | undefined {
-    const out = engine.out;
-    const r = out.records;
-    const symbol = engine.spec.symbol;
-    let refusal: Refusal | undefined;
-    for (let i = 0; i < out.count; i++) {
-      const o = i * RECORD_WIDTH;
-      switch (r[o]) {
-        case OUT_ACCEPTED:
-          if (this.recordEvents)
-            this.#events.push({
-              v: 1,
-              type: 'order.accepted',
-              seq: this.#seq,
-              at: this.#at,
-              order: { ...this.orders.get(r[o + 3]!)! },
-            });
-          break;
-        case OUT_EXECUTION:
-          this.#fill(r[o + 4]!, r[o + 6]!, r[o + 7]!, r[o + 8]!);
-          break;
-        case OUT_COMPLETED: {
-          const order = this.orders.get(r[o + 3]!)!;
-          order.status = 'completed';
-          this.accounts.get(order.account)!.open.delete(order.id);
-          if (this.recordEvents)
-            this.#events.push({
-              v: 1,
-              type: 'order.completed',
-              seq: this.#seq,
-              at: this.#at,
-              orderId: order.id,
-              account: order.account,
-              symbol,
-            });
-          break;
-        }
-        case OUT_CANCELED:
-          this.#canceled(this.orders.get(r[o + 3]!)!, r[o + 4]!, reason);
-          break;
-        case OUT_LEVEL:
-          if (this.recordEvents)
-            this.#events.push({
-              v: 1,
-              type: 'book.level',
-              seq: this.#seq,
-              at: this.#at,
-              symbol,
-              side: sideName(r[o + 3]!),
-              price: r[o + 4]!,
-              volume: r[o + 5]!,
-              orders: r[o + 6]!,
-            });
-          break;
-        case OUT_REJECTED:
-          refusal = this.#rejected(r[o + 3]!, r[o + 4]!, r[o + 5]!);
-          break;
-      }
-    }
-    out.clear();
-    return refusal;
-  }
-
-  #fill(orderId: number, price: number, quantity: number, counterOrderId: number): void {
-    const order = this.orders.get(orderId)!;
-    const account = this.accounts.get(order.account)!;
-    order.filledQuantity += quantity;
-    order.remainingQuantity -= quantity;
-    if (order.side === 'buy') {
-      wallet.settleBuy(account.balances, order.symbol, order.price, price, quantity);
-      this.tapes.get(order.symbol)!.record(this.#at, price, quantity);
-    } else wallet.settleSell(account.balances, order.symbol, price, quantity);
-    recordFill(account.exposure.get(order.symbol)!, this.clock.at(this.#at).day, quantity);
-    const execution: Execution = {
-      id: this.nextExecutionId++,
-      orderId,
-      account: order.account,
-      symbol: order.symbol,
-      side: order.side,
-      price,
-      orderType: 'limit',
-      quantity,
-      counterOrderId,
-      at: this.#at,
-      seq: this.#seq,
-    };
-    account.executions.push(execution);
-    if (this.recordEvents)
-      this.#events.push({ v: 1, type: 'execution', seq: this.#seq, at: this.#at, execution });
-  }
-
-  #canceled(order: Order, quantity: number, reason: CancelReason): void {
-    const account = this.accounts.get(order.account)!;
-    order.status = 'canceled';
-    account.open.delete(order.id);
-    wallet.release(account.balances, order.symbol, order.side, order.price, quantity);
-    account.exposure.get(order.symbol)!.open -= quantity;
-    if (this.recordEvents)
-      this.#events.push({
-        v: 1,
-        type: 'order.canceled',
-        seq: this.#seq,
-        at: this.#at,
-        orderId: order.id,
-        account: order.account,
-        symbol: order.symbol,
-        canceledQuantity: quantity,
-        reason,
-      });
-  }
-
-  /**
-   * The engine refused what the checks let through (a bug or a race the distributed mode may
-   * have): a refused new order is undone, so state stays as if it had never come.
-   */
-  #rejected(code: number, orderId: number, expectedSeq: number): Refusal {
-    const order = this.orders.get(orderId);
-    if (
-      code !== RESULT.CANNOT_CANCEL_ALREADY_MATCHED &&
-      order !== undefined &&
-      order.status === 'new' &&
-      order.filledQuantity === 0 &&
-      !this.engines.get(order.symbol)!.book.has(orderId)
-    ) {
-      const account = this.accounts.get(order.account)!;
-      wallet.release(account.balances, order.symbol, order.side, order.price, order.quantity);
-      account.exposure.get(order.symbol)!.open -= order.quantity;
-      account.open.delete(orderId);
-      account.orders.pop();
-      this.orders.delete(orderId);
-    }
-    const result = (Object.keys(RESULT) as Array<keyof typeof RESULT>).find((name) => RESULT[name] === code)!;
-    return {
-      code: `EX_${result}` as Refusal['code'],
-      detail: `the matching engine answered ${result}`,
-      extra: expectedSeq >= 0 ? { result, expectedSeq } : { result },
-    };
+    return readOutput(this, engine, reason, this.#batch);
   }
 }
 

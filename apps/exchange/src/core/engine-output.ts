@@ -1,0 +1,204 @@
+/**
+ * Reads a matching engine's output back into the order manager's state: each numeric record
+ * (core/output.ts) becomes an order, wallet, risk and tape change, and an event. It is the
+ * return half of the pipeline (executions → order manager); the order manager's `apply` is the
+ * way in. Kept apart so that a distributed order manager can read the same records off the
+ * `ex.out.<SYMBOL>` stream.
+ */
+import {
+  OUT_ACCEPTED,
+  OUT_CANCELED,
+  OUT_COMPLETED,
+  OUT_EXECUTION,
+  OUT_LEVEL,
+  OUT_REJECTED,
+  RESULT,
+  SIDE_BUY,
+} from './codes.ts';
+import type { MatchingEngine } from './engine.ts';
+import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './messages.ts';
+import type { AccountState } from './order-manager.ts';
+import type { Refusal } from './order-checks.ts';
+import { RECORD_WIDTH } from './output.ts';
+import { recordFill } from './risk.ts';
+import type { TradeTape } from './trade-tape.ts';
+import type { SessionClock } from './trading-hours.ts';
+import * as wallet from './wallet.ts';
+
+/** The state the output changes (the order manager's). */
+export interface OutputTarget {
+  readonly orders: Map<number, Order>;
+  readonly accounts: Map<string, AccountState>;
+  readonly engines: ReadonlyMap<string, MatchingEngine>;
+  readonly tapes: ReadonlyMap<string, TradeTape>;
+  readonly clock: SessionClock;
+  nextExecutionId: number;
+}
+
+/** The command being applied: its sequence number and time, and the events it has produced. */
+export interface Batch {
+  seq: number;
+  at: number;
+  events: ExchangeEvent[];
+  /** Off during a replay: state changes the same, no event objects are built. */
+  record: boolean;
+}
+
+const sideName = (code: number): Side => (code === SIDE_BUY ? 'buy' : 'sell');
+
+/** Turns the engine's output records into state changes and events; clears the output. */
+export function readOutput(
+  target: OutputTarget,
+  engine: MatchingEngine,
+  reason: CancelReason,
+  batch: Batch,
+): Refusal | undefined {
+  const out = engine.out;
+  const r = out.records;
+  const symbol = engine.spec.symbol;
+  let refusal: Refusal | undefined;
+  for (let i = 0; i < out.count; i++) {
+    const o = i * RECORD_WIDTH;
+    switch (r[o]) {
+      case OUT_ACCEPTED:
+        if (batch.record)
+          batch.events.push({
+            v: 1,
+            type: 'order.accepted',
+            seq: batch.seq,
+            at: batch.at,
+            order: { ...target.orders.get(r[o + 3]!)! },
+          });
+        break;
+      case OUT_EXECUTION:
+        fill(target, batch, r[o + 4]!, r[o + 6]!, r[o + 7]!, r[o + 8]!);
+        break;
+      case OUT_COMPLETED: {
+        const order = target.orders.get(r[o + 3]!)!;
+        order.status = 'completed';
+        target.accounts.get(order.account)!.open.delete(order.id);
+        if (batch.record)
+          batch.events.push({
+            v: 1,
+            type: 'order.completed',
+            seq: batch.seq,
+            at: batch.at,
+            orderId: order.id,
+            account: order.account,
+            symbol,
+          });
+        break;
+      }
+      case OUT_CANCELED:
+        canceled(target, batch, target.orders.get(r[o + 3]!)!, r[o + 4]!, reason);
+        break;
+      case OUT_LEVEL:
+        if (batch.record)
+          batch.events.push({
+            v: 1,
+            type: 'book.level',
+            seq: batch.seq,
+            at: batch.at,
+            symbol,
+            side: sideName(r[o + 3]!),
+            price: r[o + 4]!,
+            volume: r[o + 5]!,
+            orders: r[o + 6]!,
+          });
+        break;
+      case OUT_REJECTED:
+        refusal = rejected(target, r[o + 3]!, r[o + 4]!, r[o + 5]!);
+        break;
+    }
+  }
+  out.clear();
+  return refusal;
+}
+
+function fill(
+  target: OutputTarget,
+  batch: Batch,
+  orderId: number,
+  price: number,
+  quantity: number,
+  counterOrderId: number,
+): void {
+  const order = target.orders.get(orderId)!;
+  const account = target.accounts.get(order.account)!;
+  order.filledQuantity += quantity;
+  order.remainingQuantity -= quantity;
+  if (order.side === 'buy') {
+    wallet.settleBuy(account.balances, order.symbol, order.price, price, quantity);
+    target.tapes.get(order.symbol)!.record(batch.at, price, quantity);
+  } else wallet.settleSell(account.balances, order.symbol, price, quantity);
+  recordFill(account.exposure.get(order.symbol)!, target.clock.at(batch.at).day, quantity);
+  const execution: Execution = {
+    id: target.nextExecutionId++,
+    orderId,
+    account: order.account,
+    symbol: order.symbol,
+    side: order.side,
+    price,
+    orderType: 'limit',
+    quantity,
+    counterOrderId,
+    at: batch.at,
+    seq: batch.seq,
+  };
+  account.executions.push(execution);
+  if (batch.record) batch.events.push({ v: 1, type: 'execution', seq: batch.seq, at: batch.at, execution });
+}
+
+function canceled(
+  target: OutputTarget,
+  batch: Batch,
+  order: Order,
+  quantity: number,
+  reason: CancelReason,
+): void {
+  const account = target.accounts.get(order.account)!;
+  order.status = 'canceled';
+  account.open.delete(order.id);
+  wallet.release(account.balances, order.symbol, order.side, order.price, quantity);
+  account.exposure.get(order.symbol)!.open -= quantity;
+  if (batch.record)
+    batch.events.push({
+      v: 1,
+      type: 'order.canceled',
+      seq: batch.seq,
+      at: batch.at,
+      orderId: order.id,
+      account: order.account,
+      symbol: order.symbol,
+      canceledQuantity: quantity,
+      reason,
+    });
+}
+
+/**
+ * The engine refused what the checks let through (a bug or a race the distributed mode may
+ * have): a refused new order is undone, so state stays as if it had never come.
+ */
+function rejected(target: OutputTarget, code: number, orderId: number, expectedSeq: number): Refusal {
+  const order = target.orders.get(orderId);
+  if (
+    code !== RESULT.CANNOT_CANCEL_ALREADY_MATCHED &&
+    order !== undefined &&
+    order.status === 'new' &&
+    order.filledQuantity === 0 &&
+    !target.engines.get(order.symbol)!.book.has(orderId)
+  ) {
+    const account = target.accounts.get(order.account)!;
+    wallet.release(account.balances, order.symbol, order.side, order.price, order.quantity);
+    account.exposure.get(order.symbol)!.open -= order.quantity;
+    account.open.delete(orderId);
+    account.orders.pop();
+    target.orders.delete(orderId);
+  }
+  const result = (Object.keys(RESULT) as Array<keyof typeof RESULT>).find((name) => RESULT[name] === code)!;
+  return {
+    code: `EX_${result}` as Refusal['code'],
+    detail: `the matching engine answered ${result}`,
+    extra: expectedSeq >= 0 ? { result, expectedSeq } : { result },
+  };
+}
