@@ -103,6 +103,12 @@ export const exchangeSettings = {
     min: 1,
     description: 'market data requests per minute per caller',
   }),
+  EXCHANGE_WS_MAX_BUFFERED: setting.int({
+    default: 1_048_576,
+    min: 1_024,
+    description:
+      'bytes a WebSocket subscriber may leave unsent before it is dropped as a slow consumer (close 4008)',
+  }),
   FIX_PORT: setting.int({ default: 9878, min: 0, max: 65535, description: 'FIX 4.4 acceptor port' }),
 };
 

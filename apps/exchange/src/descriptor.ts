@@ -14,6 +14,8 @@ import fastifyPlugin from 'fastify-plugin';
 import { selectAdapters } from './adapters/select.ts';
 import { exchangeRules, exchangeSettings, type ExchangeConfig } from './config.ts';
 import { exchangeErrors } from './errors.ts';
+import { FeedHub } from './http/feed-hub.ts';
+import { feedRoute } from './http/feed-route.ts';
 import { exchangeRoutes } from './http/routes.ts';
 import { ExchangeService } from './service.ts';
 
@@ -31,6 +33,9 @@ const routes: FastifyPluginAsync<{ config: ExchangeConfig; instance: ExchangeIns
     tradeLimitPerMinute: config.EXCHANGE_TRADE_LIMIT_PER_MINUTE,
     readLimitPerMinute: config.EXCHANGE_READ_LIMIT_PER_MINUTE,
   });
+  const { service } = instance;
+  const hub = new FeedHub(config.EXCHANGE_WS_MAX_BUFFERED, (symbol) => service.feedSnapshot(symbol));
+  await app.register(feedRoute, { service, hub });
 };
 
 function describeHours({ EXCHANGE_HOURS: hours }: ExchangeConfig): string {

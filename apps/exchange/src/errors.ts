@@ -23,6 +23,7 @@ export const exchangeErrors = defineErrors({
   EX_INVALID_QUANTITY: { status: 400, title: 'Invalid quantity', number: 1003, layer: 'gateway' },
   EX_ORDER_TYPE_UNSUPPORTED: { status: 400, title: 'Only limit orders', number: 1004, layer: 'gateway' },
   EX_INVALID_DEPOSIT: { status: 400, title: 'Invalid deposit', number: 1005, layer: 'gateway' },
+  EX_WS_BAD_MESSAGE: { status: 400, title: 'Bad WebSocket message', number: 1006, layer: 'gateway' },
   EX_ORDER_NOT_FOUND: { status: 404, title: 'Order not found', number: 2001, layer: 'orders' },
   EX_KILL_SWITCH: { status: 403, title: 'Account suspended', number: 2002, layer: 'orders' },
   EX_JOURNAL_FAILED: { status: 503, title: 'Journal unavailable', number: 2003, layer: 'orders' },

@@ -13,7 +13,7 @@
  * (EX_JOURNAL_FAILED), and a restart replays what the journal holds.
  */
 import type { ProblemError } from '@tessera/kit';
-import type { Command, ExchangeEvent, Execution, Order, OrderStatus, Side } from './core/messages.ts';
+import type { Command, ExchangeEvent, Order, OrderStatus, Side } from './core/messages.ts';
 import { OrderManager, type ExchangeRules } from './core/order-manager.ts';
 import type { Refusal } from './core/order-checks.ts';
 import {
@@ -27,6 +27,8 @@ import {
   type L3,
 } from './core/market-data.ts';
 import { restoreState, snapshotState, stateDigest, type StateSnapshot } from './core/state-snapshot.ts';
+import { feedUpdates, type FeedUpdates, type SymbolSnapshot } from './core/feed.ts';
+import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
 import type { Journal } from './ports.ts';
 
@@ -47,20 +49,7 @@ export interface OrderInput {
   readonly quantity: number;
 }
 
-/** The order as the API shows it (spec/exchange.md): no account. */
-export type OrderView = Omit<Order, 'account'>;
-
-export interface ExecutionView {
-  readonly id: number;
-  readonly orderId: number;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly price: number;
-  readonly orderType: 'limit';
-  readonly quantity: number;
-  /** When it happened (an addition to the spec's fields). */
-  readonly timestamp: number;
-}
+export { orderView, type ExecutionView, type OrderView };
 
 export interface AccountView {
   readonly account: string;
@@ -83,19 +72,6 @@ export interface ExecutionQuery {
   readonly startTime?: number;
   readonly endTime?: number;
 }
-
-export const orderView = ({ account: _account, ...view }: Order): OrderView => view;
-
-const executionView = (e: Execution): ExecutionView => ({
-  id: e.id,
-  orderId: e.orderId,
-  symbol: e.symbol,
-  side: e.side,
-  price: e.price,
-  orderType: e.orderType,
-  quantity: e.quantity,
-  timestamp: e.at,
-});
 
 const problem = (refusal: Refusal): ProblemError =>
   exchangeError(refusal.code, refusal.detail, refusal.extra);
@@ -286,6 +262,20 @@ export class ExchangeService {
   candles(symbol: string, resolution: number, startTime: number, endTime: number): { candles: Candle[] } {
     this.#engine(symbol);
     return { candles: candles(this.#manager.tapes.get(symbol)!, resolution, startTime, endTime) };
+  }
+
+  /** The WebSocket feed's snapshot of a symbol: its whole book as of the last command applied. */
+  feedSnapshot(symbol: string): SymbolSnapshot {
+    const book = this.#engine(symbol).book;
+    return { type: 'snapshot', symbol, seq: this.seq, l1: level1(book), ...level2(book, Infinity) };
+  }
+
+  /** The WebSocket feed's updates for a batch of events (read against the state now). */
+  feedUpdates(events: readonly ExchangeEvent[]): FeedUpdates {
+    return feedUpdates(events, {
+      l1: (symbol) => this.l1(symbol),
+      order: (orderId) => orderView(this.#manager.orders.get(orderId)!),
+    });
   }
 
   /** Events of durable commands, in sequence order, a batch per group commit. */

@@ -105,6 +105,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
     redis: opts.rateLimitRedis,
   });
   installAuthHook(app, opts.authenticator, failures);
+  app.decorate('authenticator', opts.authenticator);
   if (opts.rateLimitEnabled ?? true) await installRateLimit(app, opts.rateLimitRedis);
   // 6. OpenAPI (and its reference page at /docs) last among the plugins: it records the routes
   // services register afterwards.

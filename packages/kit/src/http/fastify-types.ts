@@ -4,7 +4,7 @@
 /// <reference types="@fastify/rate-limit" preserve="true" />
 /// <reference types="@fastify/swagger" preserve="true" />
 import type { Registry } from 'prom-client';
-import type { Principal } from '../auth.ts';
+import type { Authenticator, Principal } from '../auth.ts';
 
 export type ReadinessCheck = () => boolean | Promise<boolean>;
 
@@ -22,5 +22,7 @@ declare module 'fastify' {
     metrics: Registry;
     /** /readyz answers 503 until every registered check returns true. */
     addReadinessCheck(name: string, check: ReadinessCheck): void;
+    /** The app's bearer-token verifier, for routes that authenticate themselves (a WebSocket's subprotocol token). */
+    authenticator: Authenticator;
   }
 }

@@ -1,0 +1,30 @@
+/** The API's views of orders and executions (spec/exchange.md): no account ids, times named as the spec does. */
+import type { Execution, Order, Side } from './messages.ts';
+
+/** The order as the API shows it: no account. */
+export type OrderView = Omit<Order, 'account'>;
+
+export interface ExecutionView {
+  readonly id: number;
+  readonly orderId: number;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: number;
+  readonly orderType: 'limit';
+  readonly quantity: number;
+  /** When it happened (an addition to the spec's fields). */
+  readonly timestamp: number;
+}
+
+export const orderView = ({ account: _account, ...view }: Order): OrderView => view;
+
+export const executionView = (e: Execution): ExecutionView => ({
+  id: e.id,
+  orderId: e.orderId,
+  symbol: e.symbol,
+  side: e.side,
+  price: e.price,
+  orderType: e.orderType,
+  quantity: e.quantity,
+  timestamp: e.at,
+});

@@ -1,0 +1,113 @@
+/**
+ * Fan-out of the WebSocket feed (docs/exchange-websocket.md). Each batch's update of a symbol
+ * (or an account) is serialised once and the same bytes are written to every subscriber in one
+ * turn of the event loop (fair distribution). A write never waits: a subscriber whose unsent
+ * bytes pass `maxBuffered` is closed with 4008 and written to no more, so it cannot slow others.
+ */
+import type { FeedUpdates, SymbolSnapshot } from '../core/feed.ts';
+
+/** What the hub needs of a socket (ws's WebSocket has it). */
+export interface FeedSocket {
+  send(data: Buffer, options: { binary: boolean }): void;
+  readonly bufferedAmount: number;
+  close(code: number, reason: string): void;
+}
+
+export const SLOW_CONSUMER_CLOSE = 4008;
+
+export interface Subscriber {
+  readonly socket: FeedSocket;
+  readonly account: string | undefined;
+  /** Per symbol: the seq of the snapshot sent; md updates up to it are already in it. */
+  readonly symbols: Map<string, number>;
+  dropped: boolean;
+}
+
+export class FeedHub {
+  readonly #maxBuffered: number;
+  readonly #snapshot: (symbol: string) => SymbolSnapshot;
+  readonly #bySymbol = new Map<string, Set<Subscriber>>();
+  readonly #byAccount = new Map<string, Set<Subscriber>>();
+  /** Subscribers dropped as slow consumers since start (a metric). */
+  dropped = 0;
+
+  constructor(maxBuffered: number, snapshot: (symbol: string) => SymbolSnapshot) {
+    this.#maxBuffered = maxBuffered;
+    this.#snapshot = snapshot;
+  }
+
+  add(socket: FeedSocket, account: string | undefined): Subscriber {
+    const subscriber: Subscriber = { socket, account, symbols: new Map(), dropped: false };
+    if (account !== undefined) setOf(this.#byAccount, account).add(subscriber);
+    return subscriber;
+  }
+
+  remove(subscriber: Subscriber): void {
+    for (const symbol of subscriber.symbols.keys()) this.#bySymbol.get(symbol)?.delete(subscriber);
+    if (subscriber.account !== undefined) this.#byAccount.get(subscriber.account)?.delete(subscriber);
+    subscriber.symbols.clear();
+  }
+
+  /** Subscribes and sends the symbol's snapshot (again, when already subscribed). */
+  subscribe(subscriber: Subscriber, symbol: string): void {
+    setOf(this.#bySymbol, symbol).add(subscriber);
+    this.#sendSnapshot(subscriber, symbol);
+  }
+
+  unsubscribe(subscriber: Subscriber, symbol: string): void {
+    subscriber.symbols.delete(symbol);
+    this.#bySymbol.get(symbol)?.delete(subscriber);
+  }
+
+  /** Sends a message to one subscriber (answers to its own requests). */
+  reply(subscriber: Subscriber, message: object): void {
+    this.#write(subscriber, Buffer.from(JSON.stringify(message)));
+  }
+
+  publish(updates: FeedUpdates): void {
+    for (const update of updates.symbols.values()) {
+      const subscribers = this.#bySymbol.get(update.symbol);
+      if (subscribers === undefined || subscribers.size === 0) continue;
+      const bytes = Buffer.from(JSON.stringify(update));
+      for (const subscriber of subscribers) {
+        const seen = subscriber.symbols.get(update.symbol) ?? 0;
+        if (update.seq <= seen) continue;
+        // The snapshot holds part of this batch: a fresh one replaces it.
+        if (update.fromSeq <= seen) this.#sendSnapshot(subscriber, update.symbol);
+        else this.#write(subscriber, bytes);
+      }
+    }
+    for (const [account, update] of updates.accounts) {
+      const subscribers = this.#byAccount.get(account);
+      if (subscribers === undefined || subscribers.size === 0) continue;
+      const bytes = Buffer.from(JSON.stringify(update));
+      for (const subscriber of subscribers) this.#write(subscriber, bytes);
+    }
+  }
+
+  #sendSnapshot(subscriber: Subscriber, symbol: string): void {
+    const snapshot = this.#snapshot(symbol);
+    subscriber.symbols.set(symbol, snapshot.seq);
+    this.#write(subscriber, Buffer.from(JSON.stringify(snapshot)));
+  }
+
+  #write(subscriber: Subscriber, bytes: Buffer): void {
+    if (subscriber.dropped) return;
+    subscriber.socket.send(bytes, { binary: false });
+    if (subscriber.socket.bufferedAmount > this.#maxBuffered) {
+      subscriber.dropped = true;
+      this.dropped++;
+      this.remove(subscriber);
+      subscriber.socket.close(
+        SLOW_CONSUMER_CLOSE,
+        `slow consumer: more than ${this.#maxBuffered} bytes unsent`,
+      );
+    }
+  }
+}
+
+function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (set === undefined) map.set(key, (set = new Set()));
+  return set;
+}

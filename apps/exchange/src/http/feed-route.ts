@@ -1,0 +1,90 @@
+/**
+ * The exchange's WebSocket (docs/exchange-websocket.md) as a fastify plugin: market data per
+ * symbol for anyone, the account's own order and execution events for a `trade` token. The token
+ * comes in the Authorization header or, from browsers, as a `bearer.<jwt>` subprotocol next to
+ * `tessera.v1` (never in the URL, which logs keep). A bad token refuses the upgrade (401/403).
+ */
+import websocket from '@fastify/websocket';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { kitErrors, type Principal } from '@tessera/kit';
+import { parseFeedRequest } from '../core/feed-requests.ts';
+import type { ExchangeService } from '../service.ts';
+import type { FeedHub } from './feed-hub.ts';
+
+export interface FeedRouteOptions {
+  readonly service: ExchangeService;
+  /** The fan-out (built over the same service: `new FeedHub(maxBuffered, service.feedSnapshot)`). */
+  readonly hub: FeedHub;
+}
+
+export const FEED_PATH = '/v1/exchange/ws';
+const PROTOCOL = 'tessera.v1';
+const TOKEN_PROTOCOL = 'bearer.';
+const SCOPE = 'trade';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The feed's caller, when it presented a token. */
+    feedPrincipal?: Principal;
+  }
+}
+
+/** The bearer token of the upgrade request: header first, then the subprotocol. */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+  if (header !== null) return header[1];
+  const protocols = request.headers['sec-websocket-protocol'] ?? '';
+  for (const p of protocols.split(',')) {
+    const name = p.trim();
+    if (name.startsWith(TOKEN_PROTOCOL)) return name.slice(TOKEN_PROTOCOL.length);
+  }
+  return undefined;
+}
+
+export const feedRoute: FastifyPluginAsync<FeedRouteOptions> = async (app, { service, hub }) => {
+  await app.register(websocket, {
+    options: {
+      maxPayload: 4096,
+      // Only the protocol name is ever echoed: the token offered beside it stays unanswered.
+      handleProtocols: (protocols) => (protocols.has(PROTOCOL) ? PROTOCOL : false),
+    },
+  });
+  const symbols = new Set(service.symbols());
+  const stop = service.subscribe((events) => hub.publish(service.feedUpdates(events)));
+  app.addHook('onClose', (_app, done) => {
+    stop();
+    done();
+  });
+
+  app.get(
+    FEED_PATH,
+    {
+      websocket: true,
+      schema: { hide: true },
+      onRequest: async (request) => {
+        const token = tokenOf(request);
+        if (token === undefined) return;
+        const principal = await app.authenticator.verify(token);
+        if (!principal.scopes.has(SCOPE))
+          throw kitErrors.KIT_FORBIDDEN(`account events need the "${SCOPE}" scope`, {
+            required_scope: SCOPE,
+          });
+        request.feedPrincipal = principal;
+      },
+    },
+    (socket, request) => {
+      const account = request.feedPrincipal?.sub;
+      const subscriber = hub.add(socket, account);
+      socket.on('close', () => hub.remove(subscriber));
+      socket.on('message', (data: Buffer, isBinary: boolean) => {
+        const parsed = parseFeedRequest(isBinary ? '' : data.toString('utf8'), symbols);
+        if ('type' in parsed) return hub.reply(subscriber, parsed);
+        if (parsed.op === 'ping') return hub.reply(subscriber, { type: 'pong' });
+        if (parsed.op === 'subscribe') return hub.subscribe(subscriber, parsed.symbol);
+        hub.unsubscribe(subscriber, parsed.symbol);
+        hub.reply(subscriber, { type: 'unsubscribed', symbol: parsed.symbol });
+      });
+      hub.reply(subscriber, { type: 'welcome', v: 1, account: account ?? null, symbols: [...symbols] });
+    },
+  );
+};
