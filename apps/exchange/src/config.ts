@@ -96,7 +96,8 @@ export const exchangeSettings = {
   EXCHANGE_TRADE_LIMIT_PER_MINUTE: setting.int({
     default: 60_000,
     min: 1,
-    description: 'trading requests (orders, cancels, account reads) per minute per account',
+    description:
+      'requests per minute per account on each trading route (orders, cancels, account reads; 429 with Retry-After beyond)',
   }),
   EXCHANGE_READ_LIMIT_PER_MINUTE: setting.int({
     default: 120_000,

@@ -19,7 +19,10 @@ interface Client {
   ): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }>;
 }
 
-async function start(t: Test): Promise<{
+async function start(
+  t: Test,
+  tradeLimitPerMinute = 1_000,
+): Promise<{
   app: FastifyInstance;
   as: (sub: string, ...scopes: string[]) => Promise<Client>;
   anonymous: Client;
@@ -37,7 +40,7 @@ async function start(t: Test): Promise<{
     journal: new SqliteJournal(openSqlite(join(dir, 'x.db'), { synchronous: 'normal' })),
     now: () => now++,
   });
-  await app.register(exchangeRoutes, { service, tradeLimitPerMinute: 1_000, readLimitPerMinute: 1_000 });
+  await app.register(exchangeRoutes, { service, tradeLimitPerMinute, readLimitPerMinute: 1_000 });
   await app.ready();
   t.teardown(async () => {
     await app.close();
@@ -324,3 +327,28 @@ t.test('kill switch and cancel-all', async (t) => {
   });
   t.equal((await alice('POST', '/v1/order', order('buy', 10, 1))).status, 200);
 });
+
+t.test(
+  'order routes are rate limited per account and route: headers, then a 429 problem with Retry-After',
+  async (t) => {
+    const { as } = await start(t, 3);
+    const alice = await as('alice', 'trade');
+    const bob = await as('bob', 'trade');
+    const first = await alice('POST', '/v1/order', order('buy', 100, 1));
+    t.equal(first.headers['x-rate-limit-limit'], '3');
+    t.equal(first.headers['x-rate-limit-remaining'], '2');
+    t.ok(Number(first.headers['x-rate-limit-reset']) > Date.now() / 1000, 'reset is a UNIX time ahead');
+    // Each route has its own budget per account (the limiter's in-memory store counts per route).
+    await alice('POST', '/v1/order', order('buy', 100, 1));
+    await alice('POST', '/v1/order', order('buy', 100, 1));
+    t.not((await alice('GET', '/v1/orders')).status, 429, 'another route has its own budget');
+    const limited = await alice('POST', '/v1/order', order('buy', 100, 1));
+    t.equal(limited.status, 429);
+    t.match(limited.body, { status: 429, code: 'KIT_RATE_LIMITED', detail: /3 requests/ });
+    t.ok(Number(limited.headers['retry-after']) > 0, 'Retry-After in seconds');
+    t.equal(limited.headers['x-rate-limit-remaining'], '0');
+    const other = await bob('POST', '/v1/order', order('buy', 100, 1));
+    t.not(other.status, 429, "another account's budget is its own");
+    t.equal(other.headers['x-rate-limit-remaining'], '2');
+  },
+);
