@@ -16,6 +16,7 @@ import { exchangeRules, exchangeSettings, type ExchangeConfig } from './config.t
 import { exchangeErrors } from './errors.ts';
 import { FeedHub } from './http/feed-hub.ts';
 import { feedRoute } from './http/feed-route.ts';
+import { reportRoutes } from './http/report-routes.ts';
 import { exchangeRoutes } from './http/routes.ts';
 import { ExchangeService } from './service.ts';
 
@@ -34,6 +35,7 @@ const routes: FastifyPluginAsync<{ config: ExchangeConfig; instance: ExchangeIns
     readLimitPerMinute: config.EXCHANGE_READ_LIMIT_PER_MINUTE,
   });
   const { service } = instance;
+  await app.register(reportRoutes, { service, limitPerMinute: config.EXCHANGE_TRADE_LIMIT_PER_MINUTE });
   const hub = new FeedHub(config.EXCHANGE_WS_MAX_BUFFERED, (symbol) => service.feedSnapshot(symbol));
   await app.register(feedRoute, { service, hub });
 };

@@ -27,6 +27,7 @@ import {
   type L3,
 } from './core/market-data.ts';
 import { restoreState, snapshotState, stateDigest, type StateSnapshot } from './core/state-snapshot.ts';
+import { tradeReport, type TradeReportRow } from './core/trade-report.ts';
 import { feedUpdates, type FeedUpdates, type SymbolSnapshot } from './core/feed.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
@@ -227,6 +228,17 @@ export class ExchangeService {
       )
       .map(executionView);
     return { executions };
+  }
+
+  /** The account's trade report for a trading day (YYYY-MM-DD in the session's time zone). */
+  tradeReport(account: string, day: string): TradeReportRow[] {
+    const manager = this.#manager;
+    return tradeReport(
+      manager.account(account)?.executions ?? [],
+      (orderId) => manager.orders.get(orderId)!,
+      day,
+      (at) => manager.clock.at(at).day,
+    );
   }
 
   account(account: string): AccountView {
