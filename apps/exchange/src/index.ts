@@ -1,2 +1,3 @@
-// The exchange's public surface: what the platform's runners use, listed name by name.
+// The exchange's public surface: what the platform's runners and CLI use, listed name by name.
 export { exchange } from './descriptor.ts';
+export { depositOffline } from './deposit-offline.ts';

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
+import { EXCHANGE_USAGE, exchangeCommand } from './commands/exchange.ts';
 import { CommandUsageError, LEADERBOARD_USAGE, leaderboardCommand } from './commands/leaderboard.ts';
 import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
@@ -16,10 +17,12 @@ Commands:
   run <service> <role>          run one role of one service as its own process
 ${ROLES}
 ${LEADERBOARD_USAGE}
+${EXCHANGE_USAGE}
   openapi [--out <file>]        print (or write) the platform's OpenAPI document
   token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
         [--ttl <seconds>] [--data-dir <dir>]
-        scopes: scores:write (game servers), scores:read (clients), profiles:write
+        scopes: scores:write (game servers), scores:read (clients), profiles:write,
+                trade (exchange accounts), admin (deposits, kill switch, any report)
   version                       print the version
 
 Configuration comes from the environment; see README.md.`;
@@ -43,6 +46,8 @@ export async function main(argv: readonly string[], env = process.env): Promise<
       }
       case 'leaderboard':
         return await leaderboardCommand(rest, env);
+      case 'exchange':
+        return await exchangeCommand(rest, env);
       case 'openapi': {
         const { values } = parse(rest, { out: { type: 'string' } });
         const text = openApiText(await platformOpenApi());
