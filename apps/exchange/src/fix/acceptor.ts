@@ -6,7 +6,7 @@
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from '@tessera/kit';
-import { decode, FrameReader, type Field } from './codec.ts';
+import { decode, FrameReader } from './codec.ts';
 import { FixOrderGateway, type FixVenue, type OrderSession } from './order-gateway.ts';
 import { FixSession, type SessionAction } from './session.ts';
 import type { SequenceStore } from './sqlite-sequence-store.ts';
@@ -55,7 +55,7 @@ class Connection implements OrderSession {
     return this.session.account;
   }
 
-  sendApp(msgType: string, body: readonly Field[]): void {
+  sendApp(msgType: string, body: string): void {
     this.run([this.session.send(msgType, body, this.#acceptor.now())]);
   }
 

@@ -25,12 +25,22 @@ export function checksum(text: string): string {
   return String(sum & 0xff).padStart(3, '0');
 }
 
-/** Encodes the fields after 9 (35 first, as FIX requires) into a whole frame. */
-export function encode(fields: readonly Field[]): string {
-  let body = '';
-  for (const [tag, value] of fields) body += `${tag}=${value}${SOH}`;
+/** Fields as `tag=value<SOH>…`: a part of a body. */
+export function fieldsText(fields: readonly Field[]): string {
+  let text = '';
+  for (const [tag, value] of fields) text += `${tag}=${value}${SOH}`;
+  return text;
+}
+
+/** A whole frame around a body already encoded (35 first, as FIX requires). */
+export function frame(body: string): string {
   const head = `8=${BEGIN_STRING}${SOH}9=${body.length}${SOH}${body}`;
   return `${head}10=${checksum(head)}${SOH}`;
+}
+
+/** Encodes the fields after 9 (35 first) into a whole frame. */
+export function encode(fields: readonly Field[]): string {
+  return frame(fieldsText(fields));
 }
 
 /** Why a frame could not be read at all (FIX: a garbled message is dropped, not rejected). */
@@ -73,6 +83,8 @@ function split(text: string): Field[] | undefined {
   return fields;
 }
 
+const FRAME_START = `8=${BEGIN_STRING}${SOH}9=`;
+
 /** Longest frame accepted; a peer sending more without a frame end is cut off. */
 export const MAX_FRAME = 64 * 1024;
 
@@ -88,10 +100,10 @@ export class FrameReader {
     this.#buffer += chunk;
     const frames: string[] = [];
     for (;;) {
-      const start = this.#buffer.indexOf(`8=${BEGIN_STRING.slice(0, 3)}`);
+      const start = this.#buffer.indexOf(FRAME_START);
       if (start === -1) {
-        // Keep a possible partial "8=F" at the end.
-        this.#buffer = this.#buffer.slice(Math.max(0, this.#buffer.length - 3));
+        // Keep what may be the first bytes of a frame start cut by the chunk's end.
+        this.#buffer = this.#buffer.slice(Math.max(0, this.#buffer.length - FRAME_START.length + 1));
         break;
       }
       if (start > 0) this.#buffer = this.#buffer.slice(start);

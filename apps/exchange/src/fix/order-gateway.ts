@@ -10,7 +10,7 @@
  * its id). The tracking is in memory: after a restart, cancel an older order by its OrderID (37).
  */
 import { ProblemError } from '@tessera/kit';
-import type { Field, FixMessage } from './codec.ts';
+import { fieldsText, type FixMessage } from './codec.ts';
 import type { ExchangeEvent, Execution, Order, Side } from '../core/messages.ts';
 import type { OrderInput, OrderView } from '../service.ts';
 import {
@@ -36,7 +36,8 @@ export interface FixVenue {
 /** A logged-on session as the gateway sees it. */
 export interface OrderSession {
   readonly account: string;
-  sendApp(msgType: string, body: readonly Field[]): void;
+  /** Sends an application message; `body` is its fields after the header, encoded. */
+  sendApp(msgType: string, body: string): void;
   reject(refSeq: number, refMsgType: string, reason: number, text: string, refTag?: number): void;
 }
 
@@ -93,12 +94,18 @@ export class FixOrderGateway {
     if (msgType === MSG.NewOrderSingle) this.#newOrder(session, message, seq);
     else if (msgType === MSG.OrderCancelRequest) this.#cancel(session, message, seq);
     else {
-      session.sendApp(MSG.BusinessMessageReject, [
-        [TAG.RefSeqNum, String(seq)],
-        [TAG.RefMsgType, msgType],
-        [TAG.BusinessRejectReason, String(BUSINESS_REJECT.UnsupportedMessageType)],
-        [TAG.Text, `MsgType ${msgType} is not supported: NewOrderSingle (D) and OrderCancelRequest (F) are`],
-      ]);
+      session.sendApp(
+        MSG.BusinessMessageReject,
+        fieldsText([
+          [TAG.RefSeqNum, String(seq)],
+          [TAG.RefMsgType, msgType],
+          [TAG.BusinessRejectReason, String(BUSINESS_REJECT.UnsupportedMessageType)],
+          [
+            TAG.Text,
+            `MsgType ${msgType} is not supported: NewOrderSingle (D) and OrderCancelRequest (F) are`,
+          ],
+        ]),
+      );
     }
   }
 

@@ -5,7 +5,7 @@
  * smallest unit, as in the REST API; FIX sends them as decimals, so "100" and "100.0" are read
  * and "100.5" is refused with a reason.
  */
-import type { Field, FixMessage } from './codec.ts';
+import { fieldsText, SOH, type FixMessage } from './codec.ts';
 import type { Side } from '../core/messages.ts';
 import { CXL_REJ, ORD_REJ, SESSION_REJECT, TAG } from './tags.ts';
 
@@ -182,30 +182,18 @@ export interface ReportFields {
   readonly transactTime: string;
 }
 
-export function executionReport(r: ReportFields): Field[] {
-  const fields: Field[] = [
-    [TAG.OrderID, r.orderId],
-    [TAG.ClOrdID, r.clOrdId],
-  ];
-  if (r.origClOrdId !== undefined) fields.push([TAG.OrigClOrdID, r.origClOrdId]);
-  fields.push([TAG.ExecID, r.execId], [TAG.ExecType, r.execType], [TAG.OrdStatus, r.ordStatus]);
-  if (r.ordRejReason !== undefined) fields.push([TAG.OrdRejReason, String(r.ordRejReason)]);
-  fields.push(
-    [TAG.Symbol, r.symbol],
-    [TAG.Side, r.side === 'buy' ? '1' : '2'],
-    [TAG.OrderQty, String(r.quantity)],
-    [TAG.OrdType, '2'],
-    [TAG.Price, String(r.price)],
-  );
-  if (r.lastQty !== undefined) fields.push([TAG.LastQty, String(r.lastQty)], [TAG.LastPx, String(r.lastPx)]);
-  fields.push(
-    [TAG.LeavesQty, String(r.leavesQty)],
-    [TAG.CumQty, String(r.cumQty)],
-    [TAG.AvgPx, r.cumQty === 0 ? '0' : String(r.filledNotional / r.cumQty)],
-    [TAG.TransactTime, r.transactTime],
-  );
-  if (r.text !== undefined) fields.push([TAG.Text, r.text]);
-  return fields;
+/** The ExecutionReport's body, encoded (it is the hot path: one string, no field arrays). */
+export function executionReport(r: ReportFields): string {
+  let text = `37=${r.orderId}${SOH}11=${r.clOrdId}${SOH}`;
+  if (r.origClOrdId !== undefined) text += `41=${r.origClOrdId}${SOH}`;
+  text += `17=${r.execId}${SOH}150=${r.execType}${SOH}39=${r.ordStatus}${SOH}`;
+  if (r.ordRejReason !== undefined) text += `103=${r.ordRejReason}${SOH}`;
+  text += `55=${r.symbol}${SOH}54=${r.side === 'buy' ? '1' : '2'}${SOH}38=${r.quantity}${SOH}40=2${SOH}44=${r.price}${SOH}`;
+  if (r.lastQty !== undefined) text += `32=${r.lastQty}${SOH}31=${r.lastPx}${SOH}`;
+  const avgPx = r.cumQty === 0 ? 0 : r.filledNotional / r.cumQty;
+  text += `151=${r.leavesQty}${SOH}14=${r.cumQty}${SOH}6=${avgPx}${SOH}60=${r.transactTime}${SOH}`;
+  if (r.text !== undefined) text += `58=${r.text}${SOH}`;
+  return text;
 }
 
 export interface CancelRejectFields {
@@ -217,8 +205,8 @@ export interface CancelRejectFields {
   readonly text: string;
 }
 
-export function cancelReject(r: CancelRejectFields): Field[] {
-  return [
+export function cancelReject(r: CancelRejectFields): string {
+  return fieldsText([
     [TAG.OrderID, r.orderId],
     [TAG.ClOrdID, r.clOrdId],
     [TAG.OrigClOrdID, r.origClOrdId],
@@ -226,5 +214,5 @@ export function cancelReject(r: CancelRejectFields): Field[] {
     [TAG.CxlRejResponseTo, '1'],
     [TAG.CxlRejReason, String(r.reason)],
     [TAG.Text, r.text],
-  ];
+  ]);
 }

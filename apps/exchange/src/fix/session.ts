@@ -6,7 +6,7 @@
  * Application messages are handed on (`app`); the acceptor persists `sequences` before it writes
  * what this produced, so a restart goes on with the same numbers.
  */
-import { encode, type Field, type FixMessage } from './codec.ts';
+import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
 import { ADMIN_TYPES, MSG, SESSION_REJECT, TAG } from './tags.ts';
 
 export interface Sequences {
@@ -32,7 +32,7 @@ export type SessionAction =
 export interface SessionOptions {
   readonly compId: string;
   readonly directory: SessionDirectory;
-  /** Outbound application messages kept for a resend (older ones are gap-filled). */
+  /** Outbound application messages kept for a resend (default 10,000; older ones are gap-filled). */
   readonly resendWindow?: number;
 }
 
@@ -41,13 +41,24 @@ const APP_TYPE = /^(?:[6-9A-Za-z]|A[A-Z]|B[A-H])$/;
 
 interface Sent {
   readonly msgType: string;
-  readonly body: readonly Field[];
+  /** The body's fields, encoded. */
+  readonly body: string;
   readonly sendingTime: string;
 }
 
+/** The last two stamps made: a busy session stamps many frames (and their events' times) per ms. */
+const stamps = { ms: [NaN, NaN], text: ['', ''], next: 0 };
+
+/** UTCTimestamp with milliseconds, as FIX 4.4 writes SendingTime and TransactTime. */
 export function sendingTime(now: number): string {
+  if (now === stamps.ms[0]) return stamps.text[0]!;
+  if (now === stamps.ms[1]) return stamps.text[1]!;
   const iso = new Date(now).toISOString(); // 2026-11-23T20:01:28.123Z
-  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 23)}`;
+  const text = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 23)}`;
+  stamps.ms[stamps.next] = now;
+  stamps.text[stamps.next] = text;
+  stamps.next ^= 1;
+  return text;
 }
 
 export class FixSession {
@@ -70,7 +81,7 @@ export class FixSession {
   constructor(options: SessionOptions) {
     this.#compId = options.compId;
     this.#directory = options.directory;
-    this.#window = options.resendWindow ?? 100_000;
+    this.#window = options.resendWindow ?? 10_000;
   }
 
   sequences(): Sequences {
@@ -121,15 +132,19 @@ export class FixSession {
     return this.#dispatch(message, msgType, seq, now);
   }
 
-  /** Sends an application message (ExecutionReport, OrderCancelReject, BusinessMessageReject). */
-  send(msgType: string, body: readonly Field[], now: number): SessionAction {
+  /**
+   * Sends an application message (ExecutionReport, OrderCancelReject, BusinessMessageReject);
+   * `body` is its fields after the header, encoded (`fieldsText`).
+   */
+  send(msgType: string, body: string, now: number): SessionAction {
     const seq = this.nextOut;
-    const time = sendingTime(now);
     if (!ADMIN_TYPES.has(msgType)) {
-      this.#sent.set(seq, { msgType, body, sendingTime: time });
+      this.#sent.set(seq, { msgType, body, sendingTime: sendingTime(now) });
       this.#sent.delete(seq - this.#window);
     }
-    return this.#send(msgType, body, now);
+    const action = this.#frameAt(seq, msgType, body, now);
+    this.nextOut++;
+    return action;
   }
 
   /** A session-level Reject (35=3) of inbound message `refSeq`. */
@@ -297,7 +312,7 @@ export class FixSession {
         [TAG.GapFillFlag, 'Y'],
         [TAG.NewSeqNo, String(upTo)],
       ];
-      actions.push(this.#frameAt(gapFrom, MSG.SequenceReset, fields, now, sendingTime(now)));
+      actions.push(this.#frameAt(gapFrom, MSG.SequenceReset, fieldsText(fields), now, sendingTime(now)));
       gapFrom = undefined;
     };
     for (let s = begin; s <= end; s++) {
@@ -360,30 +375,22 @@ export class FixSession {
     return actions;
   }
 
+  /** A session-level message. */
   #send(msgType: string, body: readonly Field[], now: number): SessionAction {
-    const action = this.#frameAt(this.nextOut, msgType, body, now);
+    const action = this.#frameAt(this.nextOut, msgType, fieldsText(body), now);
     this.nextOut++;
     return action;
   }
 
   /** A frame at `seq`; with `original` it is a resend (PossDupFlag, OrigSendingTime). */
-  #frameAt(
-    seq: number,
-    msgType: string,
-    body: readonly Field[],
-    now: number,
-    original?: string,
-  ): SessionAction {
+  #frameAt(seq: number, msgType: string, body: string, now: number, original?: string): SessionAction {
     this.#lastSent = now;
-    const header: Field[] = [
-      [TAG.MsgType, msgType],
-      [TAG.SenderCompID, this.#compId],
-      [TAG.TargetCompID, this.senderCompId],
-      [TAG.MsgSeqNum, String(seq)],
-    ];
-    if (original !== undefined) header.push([TAG.PossDupFlag, 'Y']);
-    header.push([TAG.SendingTime, sendingTime(now)]);
-    if (original !== undefined) header.push([TAG.OrigSendingTime, original]);
-    return { kind: 'send', frame: encode([...header, ...body]) };
+    const time = sendingTime(now);
+    const route = `35=${msgType}${SOH}49=${this.#compId}${SOH}56=${this.senderCompId}${SOH}34=${seq}${SOH}`;
+    const header =
+      original === undefined
+        ? `${route}52=${time}${SOH}`
+        : `${route}43=Y${SOH}52=${time}${SOH}122=${original}${SOH}`;
+    return { kind: 'send', frame: frame(header + body) };
   }
 }

@@ -79,17 +79,19 @@ t.test('FrameReader cuts a stream at frame ends, across chunks and noise', async
     [112, 'x'],
   ]);
   const stream = `noise${a}${b}`;
-  const reader = new FrameReader();
-  const frames: string[] = [];
-  for (let i = 0; i < stream.length; i += 7) frames.push(...reader.push(stream.slice(i, i + 7)));
-  t.same(frames, [a, b]);
+  for (let size = 1; size <= stream.length; size++) {
+    const reader = new FrameReader();
+    const frames: string[] = [];
+    for (let i = 0; i < stream.length; i += size) frames.push(...reader.push(stream.slice(i, i + size)));
+    t.same(frames, [a, b], `chunks of ${size} bytes`);
+  }
   t.same(new FrameReader().push(a + b), [a, b], 'two frames in one chunk');
 });
 
 t.test('FrameReader refuses a header that never ends, and drops noise that is no frame', async (t) => {
   const reader = new FrameReader();
-  reader.push('8=FIX.4.4');
-  t.throws(() => reader.push('x'.repeat(70_000)), /64 KiB/);
+  reader.push(bar('8=FIX.4.4|9='));
+  t.throws(() => reader.push('1'.repeat(70_000)), /64 KiB/);
   const noisy = new FrameReader();
   t.same(noisy.push('y'.repeat(70_000)), [], 'noise without a frame start is not kept');
   const a = encode([[35, '0']]);

@@ -39,15 +39,13 @@ t.test('FIX and REST orders match; cancel, rejects, REST reports, restart', asyn
     14: '0',
   });
   const orderId = Number(placed.tags.get(37));
-  const sold = await venue
-    .current()
-    .rest('bob', 'POST', '/v1/order', {
-      symbol: 'AAPL',
-      side: 'sell',
-      price: 99,
-      orderType: 'limit',
-      quantity: 60,
-    });
+  const sold = await venue.current().rest('bob', 'POST', '/v1/order', {
+    symbol: 'AAPL',
+    side: 'sell',
+    price: 99,
+    orderType: 'limit',
+    quantity: 60,
+  });
   t.equal(sold.status, 200, JSON.stringify(sold.body));
   t.match(sold.body, { status: 'completed', filledQuantity: 60 });
   const fill = await fix.message('8');
@@ -117,15 +115,13 @@ t.test('FIX and REST orders match; cancel, rejects, REST reports, restart', asyn
   t.match(Object.fromEntries((await fix.message('3')).tags), { 371: '60', 372: 'D', 373: '1' });
 
   // An order of the same account placed over REST reports over FIX, its id as ClOrdID.
-  const rest = await venue
-    .current()
-    .rest('alice', 'POST', '/v1/order', {
-      symbol: 'AAPL',
-      side: 'buy',
-      price: 90,
-      orderType: 'limit',
-      quantity: 5,
-    });
+  const rest = await venue.current().rest('alice', 'POST', '/v1/order', {
+    symbol: 'AAPL',
+    side: 'buy',
+    price: 90,
+    orderType: 'limit',
+    quantity: 5,
+  });
   t.equal(rest.status, 200);
   t.match(Object.fromEntries((await fix.message('8')).tags), {
     37: String(rest.body.id),

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decode, encode, type Field, type FixMessage } from '../../src/fix/codec.ts';
+import { decode, encode, fieldsText, type Field, type FixMessage } from '../../src/fix/codec.ts';
 import { FixSession, sendingTime, type SessionAction, type Sequences } from '../../src/fix/session.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 15, 0, 0);
@@ -136,10 +136,10 @@ t.test('SequenceReset: gap fill moves the next number up; reset mode ignores Msg
 t.test('a ResendRequest resends recent application messages and gap-fills the rest', async (t) => {
   const s = session({ nextIn: 1, nextOut: 1 }, 2);
   s.receive(logon(), T0); // our 1
-  s.send('8', [[11, 'a']], T0); // 2, pushed out of the window by 4
+  s.send('8', fieldsText([[11, 'a']]), T0); // 2, pushed out of the window by 4
   s.receive(msg('1', 2, [[112, 'x']]), T0); // our 3: Heartbeat
-  s.send('8', [[11, 'b']], T0); // 4
-  s.send('8', [[11, 'c']], T0); // 5
+  s.send('8', fieldsText([[11, 'b']]), T0); // 4
+  s.send('8', fieldsText([[11, 'c']]), T0); // 5
   const actions = s.receive(
     msg('2', 3, [
       [7, '1'],
