@@ -234,7 +234,9 @@ export class FixAcceptor {
     const session = new FixSession({
       compId: this.#options.compId,
       directory: {
-        authenticate: this.#options.authenticate,
+        // A SenderCompID already logged on is refused before its numbers are even read.
+        authenticate: (sender, password) =>
+          this.#bySender.has(sender) ? undefined : this.#options.authenticate(sender, password),
         sequences: (sender) => this.store.load(sender),
       },
     });
