@@ -8,7 +8,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import type { Logger } from '@tessera/kit';
 import { decode, FrameReader } from './codec.ts';
 import { FixOrderGateway, type FixVenue, type OrderSession } from './order-gateway.ts';
-import { FixSession, type SessionAction } from './session.ts';
+import { FixSession, type SentMessage, type SessionAction } from './session.ts';
 import type { SequenceStore } from './sqlite-sequence-store.ts';
 
 export interface FixAcceptorOptions {
@@ -88,11 +88,12 @@ class Connection implements OrderSession {
     }
   }
 
-  /** Writes what is queued, then ends the connection. */
+  /** Writes what is queued, then ends the connection; the SenderCompID may log on again at once. */
   close(): void {
     if (this.#closing) return;
     this.#closing = true;
     this.#flush();
+    this.#detach();
     this.#socket.end();
   }
 
@@ -140,12 +141,16 @@ class Connection implements OrderSession {
   }
 
   #closed(): void {
-    // A closing connection's numbers are saved even when nothing was left to write.
-    if (this.session.senderCompId !== '' && this.#attached) {
-      this.#acceptor.store.save(this.session.senderCompId, this.session.sequences());
-    }
-    if (this.#attached) this.#acceptor.logOff(this);
+    this.#detach();
     this.#acceptor.forget(this);
+  }
+
+  /** Saves the numbers (even when nothing was left to write) and leaves the logged-on sessions. */
+  #detach(): void {
+    if (!this.#attached) return;
+    this.#attached = false;
+    this.#acceptor.store.save(this.session.senderCompId, this.session.sequences());
+    this.#acceptor.logOff(this);
   }
 }
 
@@ -160,6 +165,8 @@ export class FixAcceptor {
   /** The logged-on connection of each SenderCompID (one at a time). */
   readonly #bySender = new Map<string, Connection>();
   readonly #timer: NodeJS.Timeout;
+  /** Recent application messages per SenderCompID, for resends across reconnects (this process only). */
+  readonly #sentBySender = new Map<string, Map<number, SentMessage>>();
 
   private constructor(options: FixAcceptorOptions, server: Server) {
     this.#options = options;
@@ -238,6 +245,11 @@ export class FixAcceptor {
         authenticate: (sender, password) =>
           this.#bySender.has(sender) ? undefined : this.#options.authenticate(sender, password),
         sequences: (sender) => this.store.load(sender),
+        sentMessages: (sender) => {
+          let sent = this.#sentBySender.get(sender);
+          if (sent === undefined) this.#sentBySender.set(sender, (sent = new Map<number, SentMessage>()));
+          return sent;
+        },
       },
     });
     this.#connections.add(new Connection(socket, this, session, this.now()));

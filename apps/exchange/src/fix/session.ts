@@ -21,6 +21,8 @@ export interface SessionDirectory {
   /** The account a SenderCompID and password log on as, or undefined. */
   authenticate(senderCompId: string, password: string | undefined): string | undefined;
   sequences(senderCompId: string): Sequences;
+  /** The application messages kept for a resend to this SenderCompID (by MsgSeqNum). */
+  sentMessages(senderCompId: string): Map<number, SentMessage>;
 }
 
 export type SessionAction =
@@ -39,7 +41,8 @@ export interface SessionOptions {
 /** FIX 4.4 application message types (so an unknown one is told apart from an unsupported one). */
 const APP_TYPE = /^(?:[6-9A-Za-z]|A[A-Z]|B[A-H])$/;
 
-interface Sent {
+/** An application message as sent, kept for a resend. */
+export interface SentMessage {
   readonly msgType: string;
   /** The body's fields, encoded. */
   readonly body: string;
@@ -65,7 +68,8 @@ export class FixSession {
   readonly #compId: string;
   readonly #directory: SessionDirectory;
   readonly #window: number;
-  readonly #sent = new Map<number, Sent>();
+  /** This SenderCompID's recent application messages (the directory's, so a reconnect keeps them). */
+  #sent = new Map<number, SentMessage>();
   state: 'awaiting-logon' | 'active' | 'logging-out' | 'closed' = 'awaiting-logon';
   senderCompId = '';
   account = '';
@@ -211,6 +215,7 @@ export class FixSession {
     const stored = reset ? { nextIn: 1, nextOut: 1 } : this.#directory.sequences(sender);
     this.nextIn = stored.nextIn;
     this.nextOut = stored.nextOut;
+    this.#sent = this.#directory.sentMessages(sender);
     if (reset) this.#sent.clear();
     if (seq < this.nextIn) {
       this.state = 'active';

@@ -158,3 +158,44 @@ t.test('one session per SenderCompID; Logon after a restart goes on from the sto
   low.logon('pw2');
   t.equal(await low.next(), '35=A|34=1|98=0|108=30');
 });
+
+t.test('a reconnected session gets its ExecutionReports again on a ResendRequest', async (t) => {
+  const venue = await startVenue(t);
+  await venue.current().service.deposit('alice', 1_000_000);
+  const first = new RawClient(venue.current().acceptor.port);
+  t.teardown(() => first.close());
+  first.logon();
+  t.equal(await first.next(), '35=A|34=1|98=0|108=30');
+  first.send('D', [
+    [11, 'c1'],
+    [55, 'AAPL'],
+    [54, '1'],
+    [60, sendingTime(Date.now())],
+    [38, '10'],
+    [40, '2'],
+    [44, '100'],
+  ]);
+  const report = await first.next();
+  t.match(report, /^35=8\|34=2\|37=\d+\|11=c1\|/);
+  first.send('5');
+  t.equal(await first.next(), '35=5|34=3');
+
+  const again = new RawClient(venue.current().acceptor.port);
+  t.teardown(() => again.close());
+  again.seq = 4;
+  again.logon();
+  t.equal(await again.next(), '35=A|34=4|98=0|108=30');
+  again.send('2', [
+    [7, '1'],
+    [16, '0'],
+  ]);
+  t.match(await again.next(), /^35=4\|34=1\|43=Y\|122=[^|]+\|123=Y\|36=2$/, 'the Logon is gap-filled');
+  const resent = await again.next();
+  t.match(resent, /^35=8\|34=2\|43=Y\|122=[^|]+\|37=\d+\|11=c1\|/, 'the report comes again, PossDupFlag set');
+  t.equal(resent.replace(/\|43=Y\|122=[^|]+/, ''), report, 'with the same body');
+  t.match(
+    await again.next(),
+    /^35=4\|34=3\|43=Y\|122=[^|]+\|123=Y\|36=5$/,
+    'the Logout and Logon are gap-filled',
+  );
+});

@@ -1,6 +1,12 @@
 import t from 'tap';
 import { decode, encode, fieldsText, type Field, type FixMessage } from '../../src/fix/codec.ts';
-import { FixSession, sendingTime, type SessionAction, type Sequences } from '../../src/fix/session.ts';
+import {
+  FixSession,
+  sendingTime,
+  type SentMessage,
+  type SessionAction,
+  type Sequences,
+} from '../../src/fix/session.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 15, 0, 0);
 
@@ -36,12 +42,17 @@ function sent(actions: readonly SessionAction[]): string[] {
   });
 }
 
-function session(stored: Sequences = { nextIn: 1, nextOut: 1 }, window?: number) {
+function session(
+  stored: Sequences = { nextIn: 1, nextOut: 1 },
+  window?: number,
+  sent = new Map<number, SentMessage>(),
+) {
   return new FixSession({
     compId: 'TESSERA',
     directory: {
       authenticate: (sender, password) => (sender === 'CLIENT' && password === 'pw' ? 'alice' : undefined),
       sequences: () => stored,
+      sentMessages: () => sent,
     },
     ...(window === undefined ? {} : { resendWindow: window }),
   });
