@@ -10,6 +10,8 @@ import t from 'tap';
 import { startVenue } from './harness.ts';
 import { buildClient, QuickFixClient } from './quickfixj-client.ts';
 
+// Two JVMs start and stop here: on a loaded machine that takes longer than tap's 30 s default.
+t.setTimeout(180_000);
 const classpath = buildClient();
 
 t.test('FIX and REST orders match; cancel, rejects, REST reports, restart', async (t) => {
