@@ -36,6 +36,8 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SEED = Number(process.env.BENCH_SEED ?? 42);
+/** At most this many events go through nodejs-order-book (it is slow on long queues). */
+const COMPARE_CAP = Number(process.env.BENCH_COMPARE_EVENTS ?? Infinity);
 /** exchange-core side by side (needs Java 17 and Maven); BENCH_EXCHANGE_CORE=0 leaves it out. */
 const EXCHANGE_CORE = process.env.BENCH_EXCHANGE_CORE !== '0';
 
@@ -102,7 +104,7 @@ function describe(mix: Mix, journal: Journal): string {
 async function measure(mix: Mix) {
   progress(`${mix.name}: generating ${fmt(EVENTS)} events`);
   const journal = generateJournal(mix, EVENTS, SEED);
-  const compared = Math.min(EVENTS, mix.compareEvents ?? EVENTS);
+  const compared = Math.min(EVENTS, mix.compareEvents ?? EVENTS, COMPARE_CAP);
   const atEnd = bookAfter(journal, EVENTS);
   const atCompared = compared === EVENTS ? atEnd : bookAfter(journal, compared);
   console.log(`\n${mix.name}: ${describe(mix, journal)}`);
