@@ -8,6 +8,8 @@
  * - latency: a separate pass timing each event with performance.now() into an HDR histogram;
  * - nodejs-order-book: the same journal (or its first `compareEvents`) through its limit() and
  *   cancel(), same number of runs, and our engine on exactly the same events for the ratio;
+ * - exchange-core (bench/exchange-core.ts): the whole journal through its order book in a JVM,
+ *   same number of measured runs after its own warm-up, and a latency pass (issue #12);
  * - replay: a journal of REPLAY_EVENTS events rebuilt into a book from scratch, events/s.
  * Prints the setup and a table, and writes bench-results/exchange-engine.json at the repo root.
  */
@@ -19,12 +21,25 @@ import { MSG_NEW } from '../src/core/codes.ts';
 import { MatchingEngine } from '../src/core/engine.ts';
 import { GcCounter } from './gc-count.ts';
 import { latencies, runEngine, runNodejsOrderBook, timerOverhead } from './runners.ts';
-import { BENCH_SPEC, generateJournal, LAGGING_CANCELS, MIXED, type Journal, type Mix } from './stream.ts';
+import { buildExchangeCore, runExchangeCore } from './exchange-core.ts';
+import {
+  BENCH_SPEC,
+  generateJournal,
+  LAGGING_CANCELS,
+  MIXED,
+  RANDOM_CANCELS,
+  type Journal,
+  type Mix,
+} from './stream.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SEED = Number(process.env.BENCH_SEED ?? 42);
+/** At most this many events go through nodejs-order-book (it is slow on long queues). */
+const COMPARE_CAP = Number(process.env.BENCH_COMPARE_EVENTS ?? Infinity);
+/** exchange-core side by side (needs Java 17 and Maven); BENCH_EXCHANGE_CORE=0 leaves it out. */
+const EXCHANGE_CORE = process.env.BENCH_EXCHANGE_CORE !== '0';
 
 const gcs = new GcCounter();
 
@@ -89,7 +104,7 @@ function describe(mix: Mix, journal: Journal): string {
 async function measure(mix: Mix) {
   progress(`${mix.name}: generating ${fmt(EVENTS)} events`);
   const journal = generateJournal(mix, EVENTS, SEED);
-  const compared = Math.min(EVENTS, mix.compareEvents ?? EVENTS);
+  const compared = Math.min(EVENTS, mix.compareEvents ?? EVENTS, COMPARE_CAP);
   const atEnd = bookAfter(journal, EVENTS);
   const atCompared = compared === EVENTS ? atEnd : bookAfter(journal, compared);
   console.log(`\n${mix.name}: ${describe(mix, journal)}`);
@@ -107,6 +122,17 @@ async function measure(mix: Mix) {
   runNodejsOrderBook(journal, ids, compared);
   const theirs = Array.from({ length: RUNS }, () => runNodejsOrderBook(journal, ids, compared));
   const oursOnCompared = compared === EVENTS ? runs : (await throughputRuns(journal, compared, RUNS)).ms;
+
+  let exchangeCore;
+  if (classpath !== undefined) {
+    progress(`${mix.name}: exchange-core, warm-up and ${RUNS} runs of ${fmt(EVENTS)} events, latency pass`);
+    const ec = runExchangeCore(classpath, journal, RUNS);
+    exchangeCore = {
+      opsPerSecond: median([...ec.runs]),
+      runs: ec.runs,
+      latencyNs: ec.latencyNs,
+    };
+  }
 
   const engineOps = perSecond(EVENTS, median(runs));
   const comparedOurs = perSecond(compared, median(oursOnCompared));
@@ -130,6 +156,14 @@ async function measure(mix: Mix) {
         mean: Math.round(h.mean),
       },
     },
+    exchangeCore:
+      exchangeCore === undefined
+        ? undefined
+        : {
+            ...exchangeCore,
+            opsRatio: engineOps / exchangeCore.opsPerSecond,
+            p99Ratio: h.getValueAtPercentile(99) / exchangeCore.latencyNs.p99,
+          },
     comparison: {
       events: compared,
       bookAtEnd: atCompared,
@@ -143,7 +177,7 @@ async function measure(mix: Mix) {
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
-console.log('matching engine core benchmark (issue #3)');
+console.log('matching engine core benchmark (issue #3), with exchange-core side by side (issue #12)');
 console.log(`machine: ${machine}`);
 console.log(
   `setup:   one symbol (tick 1, lot 1, band ${fmt(BENCH_SPEC.minPrice)}–${fmt(BENCH_SPEC.maxPrice)}), in process, one thread; ` +
@@ -154,8 +188,9 @@ console.log(
     'performance.now() into an HDR histogram (ns, 3 significant digits)',
 );
 
+const classpath = EXCHANGE_CORE ? buildExchangeCore() : undefined;
 const overhead = timerOverhead(1_000_000);
-const results = [await measure(MIXED), await measure(LAGGING_CANCELS)];
+const results = [await measure(MIXED), await measure(LAGGING_CANCELS), await measure(RANDOM_CANCELS)];
 
 progress(`replay: generating a journal of ${fmt(REPLAY_EVENTS)} events`);
 const replayJournal = generateJournal(MIXED, REPLAY_EVENTS, SEED + 1);
@@ -188,6 +223,20 @@ const rows = [
   ['  engine ops/s', ...results.map((r) => fmt(r.comparison.engineOpsPerSecond))],
   ['  nodejs-order-book ops/s', ...results.map((r) => fmt(r.comparison.nodejsOrderBookOpsPerSecond))],
   ['  ratio', ...results.map((r) => `${r.comparison.ratio.toFixed(1)}×`)],
+  ...(classpath === undefined
+    ? []
+    : [
+        ['exchange-core ops/s (median)', ...results.map((r) => fmt(r.exchangeCore!.opsPerSecond))],
+        [
+          '  runs',
+          ...results.map((r) => r.exchangeCore!.runs.map((n) => (n / 1e6).toFixed(2)).join(' ') + ' M'),
+        ],
+        ['  latency p50', ...results.map((r) => micros(r.exchangeCore!.latencyNs.p50))],
+        ['  latency p99', ...results.map((r) => micros(r.exchangeCore!.latencyNs.p99))],
+        ['  latency p99.9', ...results.map((r) => micros(r.exchangeCore!.latencyNs.p999))],
+        ['  engine ÷ exchange-core, ops/s', ...results.map((r) => `${r.exchangeCore!.opsRatio.toFixed(2)}×`)],
+        ['  engine ÷ exchange-core, p99', ...results.map((r) => `${r.exchangeCore!.p99Ratio.toFixed(2)}×`)],
+      ]),
 ];
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
 for (const row of rows)
@@ -213,6 +262,14 @@ const checks: Array<[string, boolean]> = [
     'no degradation with lagging cancels (≥ 90% of mixed ops/s)',
     lagging.engine.opsPerSecond >= 0.9 * mixed.engine.opsPerSecond,
   ],
+  ...(classpath === undefined
+    ? []
+    : ([
+        [
+          'ahead of exchange-core on every workload (ops/s higher, p99 not higher)',
+          results.every((r) => r.exchangeCore!.opsRatio > 1 && r.exchangeCore!.p99Ratio <= 1),
+        ],
+      ] as Array<[string, boolean]>)),
 ];
 console.log(`targets: ${checks.map(([name, ok]) => `${ok ? '✓' : '✗'} ${name}`).join('; ')}`);
 

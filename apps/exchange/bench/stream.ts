@@ -61,6 +61,20 @@ export const LAGGING_CANCELS: Mix = {
   compareEvents: 200_000,
 };
 
+/**
+ * Issue #12's third workload: a large book where cancels hit random live orders anywhere in it,
+ * and order ids grow into the millions (2,000,000 events make about 1.1 million orders).
+ */
+export const RANDOM_CANCELS: Mix = {
+  name: 'random cancels',
+  targetOrders: 20_000,
+  depthLevels: 2_000,
+  cancelShare: 0.45,
+  crossShare: 0.05,
+  cancels: 'any',
+  compareEvents: 200_000,
+};
+
 /** A small seeded generator (mulberry32): the same seed always gives the same numbers. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

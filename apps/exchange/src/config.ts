@@ -1,4 +1,5 @@
 import { ConfigError, readConfig, setting, type ConfigOf, type Setting } from '@tessera/kit';
+import { parseCredentials, type FixCredential } from './fix/credentials.ts';
 import { checkSpec, MAX_ORDER_QUANTITY, type SymbolSpec } from './core/symbol-spec.ts';
 import type { ExchangeRules } from './core/order-manager.ts';
 import { SELF_TRADE_MODES } from './core/self-trade.ts';
@@ -110,7 +111,28 @@ export const exchangeSettings = {
     description:
       'bytes a WebSocket subscriber may leave unsent before it is dropped as a slow consumer (close 4008)',
   }),
-  FIX_PORT: setting.int({ default: 9878, min: 0, max: 65535, description: 'FIX 4.4 acceptor port' }),
+  FIX_PORT: setting.int({
+    default: 9878,
+    min: 0,
+    max: 65535,
+    description: 'FIX 4.4 acceptor port, opened by the gateway role (0: any free port)',
+  }),
+  FIX_COMP_ID: setting.string({
+    default: 'TESSERA',
+    description: "the acceptor's CompID (a client's TargetCompID)",
+  }),
+  FIX_CREDENTIALS: {
+    describe:
+      'who may log on over FIX: SenderCompID:password:account, comma-separated; default none (every Logon is refused)',
+    parse(raw, name) {
+      try {
+        return parseCredentials(raw ?? '');
+      } catch (error) {
+        // Not echoed: the value holds passwords.
+        throw new ConfigError(`${name} ${(error as Error).message}`);
+      }
+    },
+  } satisfies Setting<FixCredential[]>,
 };
 
 export type ExchangeConfig = ConfigOf<typeof exchangeSettings>;

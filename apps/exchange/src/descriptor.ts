@@ -4,7 +4,7 @@
  * latest snapshot and the journal after it, the service facade the routes call).
  *
  * One role for now: `gateway` runs the whole trading flow in its process (order manager, risk,
- * wallet, sequencer and journal, engines, market data). The order manager, engines and market
+ * wallet, sequencer and journal, engines, market data) and opens the FIX acceptor. The order manager, engines and market
  * data are separate modules with ports between them, so each becomes a role of its own when the
  * distributed exchange puts them on JetStream.
  */
@@ -18,10 +18,13 @@ import { FeedHub } from './http/feed-hub.ts';
 import { feedRoute } from './http/feed-route.ts';
 import { reportRoutes } from './http/report-routes.ts';
 import { exchangeRoutes } from './http/routes.ts';
+import { startFixAcceptor } from './fix/role.ts';
 import { ExchangeService } from './service.ts';
 
 export interface ExchangeInstance {
   readonly service: ExchangeService;
+  /** The settings, for the roles' own listeners (FIX). */
+  readonly config: ExchangeConfig;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,13 @@ function describeHours({ EXCHANGE_HOURS: hours }: ExchangeConfig): string {
   return `the session is ${hhmm(hours.open)}-${hhmm(hours.close)} ${hours.timeZone} (EXCHANGE_HOURS; orders outside it are refused)`;
 }
 
+function describeFix(config: ExchangeConfig): string {
+  const logons = config.FIX_CREDENTIALS.map((c) => `${c.senderCompId}→${c.account}`).join(', ');
+  return `FIX 4.4 on port ${config.FIX_PORT}, TargetCompID ${config.FIX_COMP_ID}; ${
+    logons === '' ? 'no FIX_CREDENTIALS set, so every Logon is refused' : `logons: ${logons}`
+  }`;
+}
+
 export const exchangeDescriptor: ServiceDescriptor<typeof exchangeSettings, ExchangeInstance> = {
   name: 'exchange',
   description: 'Electronic stock exchange: limit orders, matching, wallets, market data',
@@ -56,6 +66,7 @@ export const exchangeDescriptor: ServiceDescriptor<typeof exchangeSettings, Exch
     gateway: {
       description: 'REST trading and market data, with the whole trading flow in process (for now)',
       servesApi: true,
+      start: startFixAcceptor,
     },
   },
   async open(config, context) {
@@ -67,7 +78,7 @@ export const exchangeDescriptor: ServiceDescriptor<typeof exchangeSettings, Exch
         now: context.now,
         snapshotEvery: config.EXCHANGE_SNAPSHOT_EVERY,
       });
-      return { service, close: () => adapters.close() };
+      return { service, config, close: () => adapters.close() };
     } catch (error) {
       await adapters.close();
       throw error;
@@ -76,6 +87,7 @@ export const exchangeDescriptor: ServiceDescriptor<typeof exchangeSettings, Exch
   routes: fastifyPlugin(routes, { name: 'exchange', encapsulate: true, fastify: '5.x' }),
   banner: (config) => [
     `Exchange: ${config.EXCHANGE_SYMBOLS.map((s) => s.symbol).join(', ')}; ${describeHours(config)}. Fund an account: POST /v1/accounts/{id}/deposits (scope admin)`,
+    describeFix(config),
   ],
 };
 

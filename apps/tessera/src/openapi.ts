@@ -16,6 +16,7 @@ export async function platformOpenApi(): Promise<unknown> {
       env: {
         PORT: '0',
         SMTP_PORT: '0',
+        FIX_PORT: '0',
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',

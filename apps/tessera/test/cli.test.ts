@@ -89,6 +89,7 @@ t.test('the archiver cannot run apart on embedded stores, and says why', async (
     DATA_DIR: dataDir(t),
     PORT: '0',
     SMTP_PORT: '0',
+    FIX_PORT: '0',
     LOG_LEVEL: 'silent',
   });
   t.equal(code, 2);

@@ -29,7 +29,14 @@ const NOW = Date.UTC(2026, 10, 20, 12);
 
 t.test('tessera leaderboard rebuild rebuilds a period from the win log, with progress', async (t) => {
   const dir = dataDir(t);
-  const env = { PORT: '0', SMTP_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' };
+  const env = {
+    PORT: '0',
+    SMTP_PORT: '0',
+    FIX_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+  };
   const token = await mintToken({
     secret: loadOrCreateSecret(dir),
     sub: 'gs',

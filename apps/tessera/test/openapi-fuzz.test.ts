@@ -21,6 +21,7 @@ t.test('every HTTP API survives schemathesis, from its own OpenAPI document', as
     env: {
       PORT: '0',
       SMTP_PORT: '0',
+      FIX_PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',

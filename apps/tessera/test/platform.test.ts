@@ -14,7 +14,7 @@ function dataDir(t: Test): string {
 t.test('the embedded platform serves the leaderboard over real HTTP with a CLI-style token', async (t) => {
   const dir = dataDir(t);
   const platform = await startPlatform({
-    env: { PORT: '0', SMTP_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' },
+    env: { PORT: '0', SMTP_PORT: '0', FIX_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' },
     handleSignals: false,
   });
   t.teardown(() => platform.close());

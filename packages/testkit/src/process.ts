@@ -65,6 +65,7 @@ export function launchTessera(
         HOST: '127.0.0.1',
         PORT: '0',
         SMTP_PORT: '0',
+        FIX_PORT: '0',
         LOG_LEVEL: 'info',
         ...options.env,
       },

@@ -1,0 +1,128 @@
+/**
+ * FIX 4.4 tag=value framing, a pure core: no socket, no clock. A frame is
+ * `8=FIX.4.4|9=<body length>|<body>10=<checksum>|` with SOH (0x01) for `|`; the body length counts
+ * the bytes from the field after 9 up to and including the SOH before 10, and the checksum is the
+ * sum of every byte before `10=` modulo 256, three digits. Values are ASCII/latin1 here (every field
+ * the acceptor reads or writes is), so a byte is a character and lengths are string lengths.
+ */
+
+export const SOH = '\x01';
+export const BEGIN_STRING = 'FIX.4.4';
+
+/** A field: [tag, value], in the order they came (repeating groups keep their order). */
+export type Field = readonly [tag: number, value: string];
+
+export interface FixMessage {
+  /** Every field of the frame except 8, 9 and 10, in order. */
+  readonly fields: readonly Field[];
+  /** The first occurrence of each tag (what non-group fields are read by). */
+  readonly byTag: ReadonlyMap<number, string>;
+}
+
+export function checksum(text: string): string {
+  let sum = 0;
+  for (let i = 0; i < text.length; i++) sum += text.charCodeAt(i);
+  return String(sum & 0xff).padStart(3, '0');
+}
+
+/** Fields as `tag=value<SOH>…`: a part of a body. */
+export function fieldsText(fields: readonly Field[]): string {
+  let text = '';
+  for (const [tag, value] of fields) text += `${tag}=${value}${SOH}`;
+  return text;
+}
+
+/** A whole frame around a body already encoded (35 first, as FIX requires). */
+export function frame(body: string): string {
+  const head = `8=${BEGIN_STRING}${SOH}9=${body.length}${SOH}${body}`;
+  return `${head}10=${checksum(head)}${SOH}`;
+}
+
+/** Encodes the fields after 9 (35 first) into a whole frame. */
+export function encode(fields: readonly Field[]): string {
+  return frame(fieldsText(fields));
+}
+
+/** Why a frame could not be read at all (FIX: a garbled message is dropped, not rejected). */
+export type Garbled = { readonly garbled: string };
+
+/**
+ * Parses one whole frame (as `FrameReader` cuts them). A field without `=` or with a tag that is
+ * not a positive integer makes the frame garbled, as does a wrong body length or checksum.
+ */
+export function decode(frame: string): FixMessage | Garbled {
+  const checksumAt = frame.lastIndexOf(`${SOH}10=`) + 1;
+  if (checksumAt === 0 || !frame.endsWith(SOH)) return { garbled: 'no checksum field' };
+  const expected = frame.slice(checksumAt + 3, frame.length - 1);
+  if (checksum(frame.slice(0, checksumAt)) !== expected) return { garbled: `bad checksum ${expected}` };
+  const all = split(frame.slice(0, checksumAt));
+  if (all === undefined) return { garbled: 'a field is not tag=value' };
+  if (all.length < 3 || all[0]![0] !== 8 || all[1]![0] !== 9)
+    return { garbled: 'does not start with 8= and 9=' };
+  if (all[0]![1] !== BEGIN_STRING) return { garbled: `BeginString ${all[0]![1]} is not ${BEGIN_STRING}` };
+  const bodyStart = frame.indexOf(SOH, frame.indexOf(SOH) + 1) + 1;
+  if (Number(all[1]![1]) !== checksumAt - bodyStart) return { garbled: 'bad body length' };
+  const fields = all.slice(2);
+  const byTag = new Map<number, string>();
+  for (const [tag, value] of fields) if (!byTag.has(tag)) byTag.set(tag, value);
+  return { fields, byTag };
+}
+
+function split(text: string): Field[] | undefined {
+  const fields: Field[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf(SOH, start);
+    const eq = text.indexOf('=', start);
+    if (end === -1 || eq === -1 || eq > end) return undefined;
+    const tag = Number(text.slice(start, eq));
+    if (!Number.isInteger(tag) || tag <= 0 || eq === start) return undefined;
+    fields.push([tag, text.slice(eq + 1, end)]);
+    start = end + 1;
+  }
+  return fields;
+}
+
+const FRAME_START = `8=${BEGIN_STRING}${SOH}9=`;
+
+/** Longest frame accepted; a peer sending more without a frame end is cut off. */
+export const MAX_FRAME = 64 * 1024;
+
+/**
+ * Cuts a byte stream into frames. It finds `8=` … `9=<n>|`, then takes n bytes of body and the
+ * 7-byte checksum field; bytes before a `8=` are skipped (noise between frames, as FIX allows).
+ */
+export class FrameReader {
+  #buffer = '';
+
+  /** Adds received bytes (latin1); returns the complete frames now available. */
+  push(chunk: string): string[] {
+    this.#buffer += chunk;
+    const frames: string[] = [];
+    for (;;) {
+      const start = this.#buffer.indexOf(FRAME_START);
+      if (start === -1) {
+        // Keep what may be the first bytes of a frame start cut by the chunk's end.
+        this.#buffer = this.#buffer.slice(Math.max(0, this.#buffer.length - FRAME_START.length + 1));
+        break;
+      }
+      if (start > 0) this.#buffer = this.#buffer.slice(start);
+      const lengthAt = this.#buffer.indexOf(`${SOH}9=`);
+      if (lengthAt === -1) break;
+      const bodyStart = this.#buffer.indexOf(SOH, lengthAt + 1) + 1;
+      if (bodyStart === 0) break;
+      const length = Number(this.#buffer.slice(lengthAt + 3, bodyStart - 1));
+      if (!Number.isInteger(length) || length < 0 || length > MAX_FRAME) {
+        // An unreadable length: skip this start and look for the next frame.
+        this.#buffer = this.#buffer.slice(1);
+        continue;
+      }
+      const end = bodyStart + length + 7;
+      if (this.#buffer.length < end) break;
+      frames.push(this.#buffer.slice(0, end));
+      this.#buffer = this.#buffer.slice(end);
+    }
+    if (this.#buffer.length > MAX_FRAME) throw new RangeError('FIX frame longer than 64 KiB');
+    return frames;
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The application messages, FIX side, as pure functions: reading a NewOrderSingle or an
+ * OrderCancelRequest into what the exchange takes (or into why not), and writing the
+ * ExecutionReport and OrderCancelReject fields. Prices and quantities are integers in the
+ * smallest unit, as in the REST API; FIX sends them as decimals, so "100" and "100.0" are read
+ * and "100.5" is refused with a reason.
+ */
+import { fieldsText, SOH, type FixMessage } from './codec.ts';
+import type { Side } from '../core/messages.ts';
+import { CXL_REJ, ORD_REJ, SESSION_REJECT, TAG } from './tags.ts';
+
+/** Why a message is refused at the session level (a required tag missing, a bad format). */
+export interface SessionProblem {
+  readonly problem: 'session';
+  readonly reason: number;
+  readonly tag: number;
+  readonly text: string;
+}
+
+/** Why a well-formed order is refused with an ExecutionReport (ExecType 8). */
+export interface OrderProblem {
+  readonly problem: 'order';
+  readonly reason: number;
+  readonly text: string;
+}
+
+export interface NewOrderFields {
+  readonly clOrdId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: number;
+  readonly quantity: number;
+}
+
+export interface CancelFields {
+  readonly clOrdId: string;
+  readonly origClOrdId: string;
+  /** The exchange's order id (tag 37), when the client sent it. */
+  readonly orderId: number | undefined;
+  readonly symbol: string;
+  readonly side: string;
+}
+
+const missing = (tag: number, name: string): SessionProblem => ({
+  problem: 'session',
+  reason: SESSION_REJECT.RequiredTagMissing,
+  tag,
+  text: `${name} (${tag}) missing`,
+});
+
+/** A FIX decimal that must be a whole number: NaN when not a decimal, a fraction when not whole. */
+function decimal(text: string): number {
+  return /^-?\d+(?:\.\d*)?$/.test(text) ? Number(text) : NaN;
+}
+
+function required(message: FixMessage, tags: Readonly<Record<string, number>>): SessionProblem | undefined {
+  for (const [name, tag] of Object.entries(tags)) {
+    const value = message.byTag.get(tag);
+    if (value === undefined) return missing(tag, name);
+    if (value === '')
+      return {
+        problem: 'session',
+        reason: SESSION_REJECT.TagWithoutValue,
+        tag,
+        text: `${name} (${tag}) empty`,
+      };
+  }
+  return undefined;
+}
+
+export function readNewOrder(message: FixMessage): NewOrderFields | SessionProblem | OrderProblem {
+  const { ClOrdID, Symbol, Side, TransactTime, OrderQty, OrdType } = TAG;
+  const absent = required(message, { ClOrdID, Symbol, Side, TransactTime, OrderQty, OrdType });
+  if (absent !== undefined) return absent;
+  const get = (tag: number) => message.byTag.get(tag)!;
+  const side = get(TAG.Side);
+  if (side !== '1' && side !== '2') {
+    return {
+      problem: 'order',
+      reason: ORD_REJ.UnsupportedOrderCharacteristic,
+      text: `Side ${side}: only 1 (buy) and 2 (sell)`,
+    };
+  }
+  if (get(TAG.OrdType) !== '2') {
+    return {
+      problem: 'order',
+      reason: ORD_REJ.UnsupportedOrderCharacteristic,
+      text: `EX_ORDER_TYPE_UNSUPPORTED: OrdType ${get(TAG.OrdType)}: only limit orders (OrdType 2) are supported`,
+    };
+  }
+  const priceText = message.byTag.get(TAG.Price);
+  if (priceText === undefined) return missing(TAG.Price, 'Price');
+  const price = decimal(priceText);
+  const quantity = decimal(get(TAG.OrderQty));
+  if (Number.isNaN(price)) return formatProblem(TAG.Price, 'Price');
+  if (Number.isNaN(quantity)) return formatProblem(TAG.OrderQty, 'OrderQty');
+  if (!Number.isSafeInteger(price)) {
+    return {
+      problem: 'order',
+      reason: ORD_REJ.Other,
+      text: `EX_INVALID_PRICE: Price ${priceText} is not a whole number of the smallest currency unit`,
+    };
+  }
+  if (!Number.isSafeInteger(quantity)) {
+    return {
+      problem: 'order',
+      reason: ORD_REJ.IncorrectQuantity,
+      text: `EX_INVALID_QUANTITY: OrderQty ${get(TAG.OrderQty)} is not a whole number`,
+    };
+  }
+  return {
+    clOrdId: get(TAG.ClOrdID),
+    symbol: get(TAG.Symbol),
+    side: side === '1' ? 'buy' : 'sell',
+    price,
+    quantity,
+  };
+}
+
+function formatProblem(tag: number, name: string): SessionProblem {
+  return {
+    problem: 'session',
+    reason: SESSION_REJECT.IncorrectDataFormat,
+    tag,
+    text: `${name} (${tag}) is not a number`,
+  };
+}
+
+export function readCancel(message: FixMessage): CancelFields | SessionProblem {
+  const { OrigClOrdID, ClOrdID, Side, TransactTime, Symbol } = TAG;
+  const absent = required(message, { OrigClOrdID, ClOrdID, Side, TransactTime, Symbol });
+  if (absent !== undefined) return absent;
+  const get = (tag: number) => message.byTag.get(tag)!;
+  const orderIdText = message.byTag.get(TAG.OrderID);
+  const orderId = orderIdText === undefined ? undefined : Number(orderIdText);
+  if (orderId !== undefined && !Number.isSafeInteger(orderId)) return formatProblem(TAG.OrderID, 'OrderID');
+  return {
+    clOrdId: get(TAG.ClOrdID),
+    origClOrdId: get(TAG.OrigClOrdID),
+    orderId,
+    symbol: get(TAG.Symbol),
+    side: get(TAG.Side),
+  };
+}
+
+/** OrdRejReason for an exchange refusal code (EX_…). */
+export function ordRejReason(code: string): number {
+  if (code === 'EX_UNKNOWN_SYMBOL') return ORD_REJ.UnknownSymbol;
+  if (code === 'EX_MARKET_CLOSED') return ORD_REJ.ExchangeClosed;
+  if (code === 'EX_INVALID_QUANTITY') return ORD_REJ.IncorrectQuantity;
+  if (code.startsWith('EX_RISK_') || code.startsWith('EX_INSUFFICIENT_')) return ORD_REJ.ExceedsLimit;
+  return ORD_REJ.Other;
+}
+
+/** CxlRejReason for an exchange refusal code. */
+export function cxlRejReason(code: string): number {
+  if (code === 'EX_CANNOT_CANCEL_ALREADY_MATCHED') return CXL_REJ.TooLateToCancel;
+  if (code === 'EX_ORDER_NOT_FOUND') return CXL_REJ.UnknownOrder;
+  return CXL_REJ.Other;
+}
+
+export interface ReportFields {
+  /** The exchange's order id; "NONE" for an order refused before it had one. */
+  readonly orderId: string;
+  readonly clOrdId: string;
+  readonly origClOrdId?: string;
+  readonly execId: string;
+  readonly execType: string;
+  readonly ordStatus: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: number;
+  readonly quantity: number;
+  readonly cumQty: number;
+  readonly leavesQty: number;
+  /** Price × quantity of the fills so far (the average price is this over cumQty). */
+  readonly filledNotional: number;
+  readonly lastQty?: number;
+  readonly lastPx?: number;
+  readonly ordRejReason?: number;
+  readonly text?: string;
+  readonly transactTime: string;
+}
+
+/** The ExecutionReport's body, encoded (it is the hot path: one string, no field arrays). */
+export function executionReport(r: ReportFields): string {
+  let text = `37=${r.orderId}${SOH}11=${r.clOrdId}${SOH}`;
+  if (r.origClOrdId !== undefined) text += `41=${r.origClOrdId}${SOH}`;
+  text += `17=${r.execId}${SOH}150=${r.execType}${SOH}39=${r.ordStatus}${SOH}`;
+  if (r.ordRejReason !== undefined) text += `103=${r.ordRejReason}${SOH}`;
+  text += `55=${r.symbol}${SOH}54=${r.side === 'buy' ? '1' : '2'}${SOH}38=${r.quantity}${SOH}40=2${SOH}44=${r.price}${SOH}`;
+  if (r.lastQty !== undefined) text += `32=${r.lastQty}${SOH}31=${r.lastPx}${SOH}`;
+  const avgPx = r.cumQty === 0 ? 0 : r.filledNotional / r.cumQty;
+  text += `151=${r.leavesQty}${SOH}14=${r.cumQty}${SOH}6=${avgPx}${SOH}60=${r.transactTime}${SOH}`;
+  if (r.text !== undefined) text += `58=${r.text}${SOH}`;
+  return text;
+}
+
+export interface CancelRejectFields {
+  readonly orderId: string;
+  readonly clOrdId: string;
+  readonly origClOrdId: string;
+  readonly ordStatus: string;
+  readonly reason: number;
+  readonly text: string;
+}
+
+export function cancelReject(r: CancelRejectFields): string {
+  return fieldsText([
+    [TAG.OrderID, r.orderId],
+    [TAG.ClOrdID, r.clOrdId],
+    [TAG.OrigClOrdID, r.origClOrdId],
+    [TAG.OrdStatus, r.ordStatus],
+    [TAG.CxlRejResponseTo, '1'],
+    [TAG.CxlRejReason, String(r.reason)],
+    [TAG.Text, r.text],
+  ]);
+}

@@ -1,0 +1,401 @@
+/**
+ * One FIX 4.4 session on the acceptor's side, a pure core: frames in (decoded), actions out, time
+ * passed in. It owns the logon, the two sequence numbers, heartbeats and test requests, gap
+ * detection (ResendRequest), answering a ResendRequest (recent application messages resent with
+ * PossDupFlag, everything else gap-filled with SequenceReset), session-level Reject and Logout.
+ * Application messages are handed on (`app`); the acceptor persists `sequences` before it writes
+ * what this produced, so a restart goes on with the same numbers.
+ */
+import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
+import { ADMIN_TYPES, MSG, SESSION_REJECT, TAG } from './tags.ts';
+
+export interface Sequences {
+  /** The MsgSeqNum expected on the next inbound message. */
+  readonly nextIn: number;
+  /** The MsgSeqNum of the next outbound message. */
+  readonly nextOut: number;
+}
+
+/** What the session needs from outside at logon: who a sender is, and where its numbers stand. */
+export interface SessionDirectory {
+  /** The account a SenderCompID and password log on as, or undefined. */
+  authenticate(senderCompId: string, password: string | undefined): string | undefined;
+  sequences(senderCompId: string): Sequences;
+  /** The application messages kept for a resend to this SenderCompID (by MsgSeqNum). */
+  sentMessages(senderCompId: string): Map<number, SentMessage>;
+}
+
+export type SessionAction =
+  | { readonly kind: 'send'; readonly frame: string }
+  | { readonly kind: 'logon'; readonly senderCompId: string; readonly account: string }
+  | { readonly kind: 'app'; readonly message: FixMessage; readonly msgType: string; readonly seq: number }
+  | { readonly kind: 'close'; readonly reason: string };
+
+export interface SessionOptions {
+  readonly compId: string;
+  readonly directory: SessionDirectory;
+  /** Outbound application messages kept for a resend (default 10,000; older ones are gap-filled). */
+  readonly resendWindow?: number;
+}
+
+/** FIX 4.4 application message types (so an unknown one is told apart from an unsupported one). */
+const APP_TYPE = /^(?:[6-9A-Za-z]|A[A-Z]|B[A-H])$/;
+
+/** An application message as sent, kept for a resend. */
+export interface SentMessage {
+  readonly msgType: string;
+  /** The body's fields, encoded. */
+  readonly body: string;
+  readonly sendingTime: string;
+}
+
+/** The last two stamps made: a busy session stamps many frames (and their events' times) per ms. */
+const stamps = { ms: [NaN, NaN], text: ['', ''], next: 0 };
+
+/** UTCTimestamp with milliseconds, as FIX 4.4 writes SendingTime and TransactTime. */
+export function sendingTime(now: number): string {
+  if (now === stamps.ms[0]) return stamps.text[0]!;
+  if (now === stamps.ms[1]) return stamps.text[1]!;
+  const iso = new Date(now).toISOString(); // 2026-11-23T20:01:28.123Z
+  const text = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 23)}`;
+  stamps.ms[stamps.next] = now;
+  stamps.text[stamps.next] = text;
+  stamps.next ^= 1;
+  return text;
+}
+
+export class FixSession {
+  readonly #compId: string;
+  readonly #directory: SessionDirectory;
+  readonly #window: number;
+  /** This SenderCompID's recent application messages (the directory's, so a reconnect keeps them). */
+  #sent = new Map<number, SentMessage>();
+  state: 'awaiting-logon' | 'active' | 'logging-out' | 'closed' = 'awaiting-logon';
+  senderCompId = '';
+  account = '';
+  nextIn = 1;
+  nextOut = 1;
+  /** Seconds; 0 means no heartbeats. */
+  heartBtInt = 0;
+  #lastSent = 0;
+  #lastReceived = 0;
+  #testRequestAt: number | undefined;
+  #resendUpTo: number | undefined;
+
+  constructor(options: SessionOptions) {
+    this.#compId = options.compId;
+    this.#directory = options.directory;
+    this.#window = options.resendWindow ?? 10_000;
+  }
+
+  sequences(): Sequences {
+    return { nextIn: this.nextIn, nextOut: this.nextOut };
+  }
+
+  /** Takes one decoded inbound message. */
+  receive(message: FixMessage, now: number): SessionAction[] {
+    this.#lastReceived = now;
+    this.#testRequestAt = undefined;
+    if (this.state === 'closed') return [];
+    if (this.state === 'awaiting-logon') return this.#logon(message, now);
+    const get = (tag: number) => message.byTag.get(tag);
+    const msgType = get(TAG.MsgType) ?? '';
+    const seq = Number(get(TAG.MsgSeqNum));
+    if (!Number.isInteger(seq) || seq < 1) return this.#logout('MsgSeqNum missing or not a number', now);
+    if (get(TAG.SenderCompID) !== this.senderCompId || get(TAG.TargetCompID) !== this.#compId) {
+      return [
+        ...this.reject(seq, msgType, SESSION_REJECT.CompIdProblem, 'CompID problem', now, TAG.SenderCompID),
+        ...this.#logout('CompID problem', now),
+      ];
+    }
+    const possDup = get(TAG.PossDupFlag) === 'Y';
+    if (msgType === MSG.SequenceReset && get(TAG.GapFillFlag) !== 'Y') return this.#reset(message, seq, now);
+    if (seq < this.nextIn) {
+      if (possDup) return [];
+      return this.#logout(`MsgSeqNum too low, expecting ${this.nextIn} but received ${seq}`, now);
+    }
+    if (seq > this.nextIn) {
+      const actions = this.#askResend(now);
+      // A resend request and a logout are answered even across a gap; the rest comes again.
+      if (msgType === MSG.ResendRequest) actions.push(...this.#resend(message, seq, now));
+      if (msgType === MSG.Logout) actions.push(...this.#logout(undefined, now));
+      return actions;
+    }
+    this.nextIn++;
+    if (this.#resendUpTo !== undefined && this.nextIn > this.#resendUpTo) this.#resendUpTo = undefined;
+    if (get(TAG.SendingTime) === undefined) {
+      return this.reject(
+        seq,
+        msgType,
+        SESSION_REJECT.RequiredTagMissing,
+        'SendingTime missing',
+        now,
+        TAG.SendingTime,
+      );
+    }
+    return this.#dispatch(message, msgType, seq, now);
+  }
+
+  /**
+   * Sends an application message (ExecutionReport, OrderCancelReject, BusinessMessageReject);
+   * `body` is its fields after the header, encoded (`fieldsText`).
+   */
+  send(msgType: string, body: string, now: number): SessionAction {
+    const seq = this.nextOut;
+    if (!ADMIN_TYPES.has(msgType)) {
+      this.#sent.set(seq, { msgType, body, sendingTime: sendingTime(now) });
+      this.#sent.delete(seq - this.#window);
+    }
+    const action = this.#frameAt(seq, msgType, body, now);
+    this.nextOut++;
+    return action;
+  }
+
+  /** A session-level Reject (35=3) of inbound message `refSeq`. */
+  reject(
+    refSeq: number,
+    refMsgType: string,
+    reason: number,
+    text: string,
+    now: number,
+    refTag?: number,
+  ): SessionAction[] {
+    const body: Field[] = [[TAG.RefSeqNum, String(refSeq)]];
+    if (refTag !== undefined) body.push([TAG.RefTagID, String(refTag)]);
+    if (refMsgType !== '') body.push([TAG.RefMsgType, refMsgType]);
+    body.push([TAG.SessionRejectReason, String(reason)], [TAG.Text, text]);
+    return [this.#send(MSG.Reject, body, now)];
+  }
+
+  /** Heartbeats, test requests and their timeouts; the acceptor calls it about once a second. */
+  tick(now: number): SessionAction[] {
+    if (this.state !== 'active' || this.heartBtInt === 0) return [];
+    const interval = this.heartBtInt * 1000;
+    if (this.#testRequestAt !== undefined && now - this.#testRequestAt >= interval) {
+      this.state = 'closed';
+      return [{ kind: 'close', reason: 'no answer to a TestRequest' }];
+    }
+    const actions: SessionAction[] = [];
+    if (this.#testRequestAt === undefined && now - this.#lastReceived >= interval * 1.2) {
+      this.#testRequestAt = now;
+      actions.push(this.#send(MSG.TestRequest, [[TAG.TestReqID, `TEST-${now}`]], now));
+    }
+    if (now - this.#lastSent >= interval) actions.push(this.#send(MSG.Heartbeat, [], now));
+    return actions;
+  }
+
+  /** Ends the session from our side (shutdown): Logout now, the connection closes on the answer. */
+  logout(text: string, now: number): SessionAction[] {
+    if (this.state !== 'active') return [{ kind: 'close', reason: text }];
+    this.state = 'logging-out';
+    return [this.#send(MSG.Logout, [[TAG.Text, text]], now)];
+  }
+
+  #logon(message: FixMessage, now: number): SessionAction[] {
+    const get = (tag: number) => message.byTag.get(tag);
+    const refuse = (reason: string): SessionAction[] => {
+      this.state = 'closed';
+      return [{ kind: 'close', reason }];
+    };
+    if (get(TAG.MsgType) !== MSG.Logon) return refuse('the first message was not a Logon');
+    const sender = get(TAG.SenderCompID) ?? '';
+    const seq = Number(get(TAG.MsgSeqNum));
+    const heartBtInt = Number(get(TAG.HeartBtInt));
+    if (get(TAG.TargetCompID) !== this.#compId)
+      return refuse(`Logon to ${get(TAG.TargetCompID)}, not ${this.#compId}`);
+    const account = this.#directory.authenticate(sender, get(TAG.Password));
+    if (account === undefined) return refuse(`Logon refused for SenderCompID ${sender}`);
+    if (!Number.isInteger(seq) || seq < 1 || !Number.isInteger(heartBtInt) || heartBtInt < 0) {
+      return refuse('Logon without a valid MsgSeqNum or HeartBtInt');
+    }
+    this.senderCompId = sender;
+    this.account = account;
+    this.heartBtInt = heartBtInt;
+    const reset = get(TAG.ResetSeqNumFlag) === 'Y';
+    const stored = reset ? { nextIn: 1, nextOut: 1 } : this.#directory.sequences(sender);
+    this.nextIn = stored.nextIn;
+    this.nextOut = stored.nextOut;
+    this.#sent = this.#directory.sentMessages(sender);
+    if (reset) this.#sent.clear();
+    if (seq < this.nextIn) {
+      this.state = 'active';
+      return this.#logout(`MsgSeqNum too low, expecting ${this.nextIn} but received ${seq}`, now);
+    }
+    this.state = 'active';
+    const reply: Field[] = [
+      [TAG.EncryptMethod, '0'],
+      [TAG.HeartBtInt, String(heartBtInt)],
+    ];
+    if (reset) reply.push([TAG.ResetSeqNumFlag, 'Y']);
+    const actions: SessionAction[] = [
+      { kind: 'logon', senderCompId: sender, account },
+      this.#send(MSG.Logon, reply, now),
+    ];
+    if (seq > this.nextIn) actions.push(...this.#askResend(now));
+    else this.nextIn++;
+    return actions;
+  }
+
+  #dispatch(message: FixMessage, msgType: string, seq: number, now: number): SessionAction[] {
+    const get = (tag: number) => message.byTag.get(tag);
+    switch (msgType) {
+      case MSG.Heartbeat:
+      case MSG.Reject:
+        return [];
+      case MSG.TestRequest: {
+        const id = get(TAG.TestReqID);
+        if (id === undefined) {
+          return this.reject(
+            seq,
+            msgType,
+            SESSION_REJECT.RequiredTagMissing,
+            'TestReqID missing',
+            now,
+            TAG.TestReqID,
+          );
+        }
+        return [this.#send(MSG.Heartbeat, [[TAG.TestReqID, id]], now)];
+      }
+      case MSG.ResendRequest:
+        return this.#resend(message, seq, now);
+      case MSG.SequenceReset:
+        return this.#gapFill(message, seq, now);
+      case MSG.Logout:
+        return this.#logout(undefined, now);
+      case MSG.Logon:
+        return this.reject(seq, msgType, SESSION_REJECT.InvalidMsgType, 'already logged on', now);
+      default:
+        if (!APP_TYPE.test(msgType)) {
+          return this.reject(
+            seq,
+            msgType,
+            SESSION_REJECT.InvalidMsgType,
+            `MsgType ${msgType} is not FIX 4.4`,
+            now,
+            TAG.MsgType,
+          );
+        }
+        return [{ kind: 'app', message, msgType, seq }];
+    }
+  }
+
+  /** Asks for what is missing from nextIn on, once per gap (FIX 4.4: EndSeqNo 0 means "all"). */
+  #askResend(now: number): SessionAction[] {
+    if (this.#resendUpTo !== undefined) return [];
+    this.#resendUpTo = Number.MAX_SAFE_INTEGER;
+    return [
+      this.#send(
+        MSG.ResendRequest,
+        [
+          [TAG.BeginSeqNo, String(this.nextIn)],
+          [TAG.EndSeqNo, '0'],
+        ],
+        now,
+      ),
+    ];
+  }
+
+  #resend(message: FixMessage, seq: number, now: number): SessionAction[] {
+    const begin = Number(message.byTag.get(TAG.BeginSeqNo));
+    const endAsked = Number(message.byTag.get(TAG.EndSeqNo));
+    if (!Number.isInteger(begin) || begin < 1 || !Number.isInteger(endAsked) || endAsked < 0) {
+      return this.reject(
+        seq,
+        MSG.ResendRequest,
+        SESSION_REJECT.IncorrectDataFormat,
+        'bad BeginSeqNo or EndSeqNo',
+        now,
+      );
+    }
+    const last = this.nextOut - 1;
+    const end = endAsked === 0 || endAsked > last ? last : endAsked;
+    const actions: SessionAction[] = [];
+    let gapFrom: number | undefined;
+    const fillGap = (upTo: number) => {
+      if (gapFrom === undefined) return;
+      const fields: Field[] = [
+        [TAG.GapFillFlag, 'Y'],
+        [TAG.NewSeqNo, String(upTo)],
+      ];
+      actions.push(this.#frameAt(gapFrom, MSG.SequenceReset, fieldsText(fields), now, sendingTime(now)));
+      gapFrom = undefined;
+    };
+    for (let s = begin; s <= end; s++) {
+      const sent = this.#sent.get(s);
+      if (sent === undefined) {
+        gapFrom ??= s;
+        continue;
+      }
+      fillGap(s);
+      actions.push(this.#frameAt(s, sent.msgType, sent.body, now, sent.sendingTime));
+    }
+    fillGap(end + 1);
+    return actions;
+  }
+
+  #gapFill(message: FixMessage, seq: number, now: number): SessionAction[] {
+    const newSeq = Number(message.byTag.get(TAG.NewSeqNo));
+    if (!Number.isInteger(newSeq) || newSeq <= seq) {
+      return this.reject(
+        seq,
+        MSG.SequenceReset,
+        SESSION_REJECT.ValueOutOfRange,
+        'NewSeqNo must be above MsgSeqNum',
+        now,
+        TAG.NewSeqNo,
+      );
+    }
+    this.nextIn = newSeq;
+    if (this.#resendUpTo !== undefined && this.nextIn > this.#resendUpTo) this.#resendUpTo = undefined;
+    return [];
+  }
+
+  /** SequenceReset in reset mode: the sequence number is not checked (FIX 4.4). */
+  #reset(message: FixMessage, seq: number, now: number): SessionAction[] {
+    const newSeq = Number(message.byTag.get(TAG.NewSeqNo));
+    if (!Number.isInteger(newSeq) || newSeq < this.nextIn) {
+      return this.reject(
+        seq,
+        MSG.SequenceReset,
+        SESSION_REJECT.ValueOutOfRange,
+        `NewSeqNo below ${this.nextIn}`,
+        now,
+        TAG.NewSeqNo,
+      );
+    }
+    this.nextIn = newSeq;
+    this.#resendUpTo = undefined;
+    return [];
+  }
+
+  /** Answers their Logout (text undefined), or starts ours; either way the connection ends. */
+  #logout(text: string | undefined, now: number): SessionAction[] {
+    const answering = text === undefined;
+    const actions: SessionAction[] = [];
+    if (!(answering && this.state === 'logging-out')) {
+      actions.push(this.#send(MSG.Logout, answering ? [] : [[TAG.Text, text]], now));
+    }
+    this.state = 'closed';
+    actions.push({ kind: 'close', reason: text ?? 'Logout' });
+    return actions;
+  }
+
+  /** A session-level message. */
+  #send(msgType: string, body: readonly Field[], now: number): SessionAction {
+    const action = this.#frameAt(this.nextOut, msgType, fieldsText(body), now);
+    this.nextOut++;
+    return action;
+  }
+
+  /** A frame at `seq`; with `original` it is a resend (PossDupFlag, OrigSendingTime). */
+  #frameAt(seq: number, msgType: string, body: string, now: number, original?: string): SessionAction {
+    this.#lastSent = now;
+    const time = sendingTime(now);
+    const route = `35=${msgType}${SOH}49=${this.#compId}${SOH}56=${this.senderCompId}${SOH}34=${seq}${SOH}`;
+    const header =
+      original === undefined
+        ? `${route}52=${time}${SOH}`
+        : `${route}43=Y${SOH}52=${time}${SOH}122=${original}${SOH}`;
+    return { kind: 'send', frame: frame(header + body) };
+  }
+}
