@@ -8,7 +8,7 @@ STAMP := node_modules/.tessera-installed
 MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json operators/*/package.json) k8s-tests/package.json
 
 .PHONY: all install build run test lint typecheck unit bench clean tools backends-up backends-down openapi \
-	cluster-up cluster-down crds
+	cluster-up cluster-down crds images
 
 all: build
 
@@ -42,6 +42,11 @@ openapi: build
 # crds/*.yaml and the chart's crds/: generated from the operator's schemas (a test fails when they drift).
 crds: $(STAMP)
 	npm run crds -w operators/tessera-operator
+
+# The platform's images (every role; the operator), without a registry: imported into the local
+# cluster's containerd when it runs (tools/images.sh says how they are made).
+images: build
+	bash tools/images.sh --import-if-up
 
 typecheck: build
 	@echo "==> type-check tests and benchmarks"
