@@ -17,6 +17,7 @@ import type {
   V1VolumeMount,
 } from '@kubernetes/client-node';
 import type { ResolvedLeaderboardSpec } from './defaults.ts';
+import { storeEnvironment } from './store-names.ts';
 import type { Leaderboard } from './types.ts';
 
 export const API_PORT = 8080;
@@ -126,6 +127,11 @@ export function environment(spec: ResolvedLeaderboardSpec): V1EnvVar[] {
   return env;
 }
 
+/** A board's processes: the spec's settings, and the names of its data on the shared servers. */
+function boardEnvironment(board: Leaderboard, spec: ResolvedLeaderboardSpec): V1EnvVar[] {
+  return [...environment(spec), ...storeEnvironment(board.metadata.namespace ?? '', board.metadata.name)];
+}
+
 export function apiDeployment(board: Leaderboard, spec: ResolvedLeaderboardSpec): V1Deployment {
   const name = board.metadata.name;
   const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({
@@ -158,7 +164,7 @@ export function apiDeployment(board: Leaderboard, spec: ResolvedLeaderboardSpec)
               image: spec.image,
               args: ['run', 'leaderboard', 'api'],
               ports: [{ name: 'http', containerPort: API_PORT, protocol: 'TCP' }],
-              env: environment(spec),
+              env: boardEnvironment(board, spec),
               resources: resources(spec),
               securityContext: CONTAINER_SECURITY,
               volumeMounts: MOUNTS,
@@ -229,7 +235,7 @@ export function archiveJob(board: Leaderboard, spec: ResolvedLeaderboardSpec, pe
               name: 'archive',
               image: spec.image,
               args: ['archive', 'leaderboard', '--period', period, '--keep', String(spec.retention)],
-              env: environment(spec),
+              env: boardEnvironment(board, spec),
               resources: resources(spec),
               securityContext: CONTAINER_SECURITY,
               volumeMounts: MOUNTS,
