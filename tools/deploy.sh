@@ -5,8 +5,10 @@
 #                          charts/tessera with values-local.yaml (AUTH_JWT_SECRET, when set, becomes
 #                          the chart's signing key), waits until every pod of the release is ready;
 #                          prints INGRESS_URL=… and KUBECONFIG=…
-#   tools/deploy.sh down   `helm uninstall`, the namespace, the backing services it started (the
-#                          cluster stays: `make cluster-down`)
+#   tools/deploy.sh down   `helm uninstall`, the namespace, the backing services (the cluster
+#                          stays: `make cluster-down`)
+#   tools/deploy.sh backing-down   the backing services only (a test that installed on its own)
+# `up` also prints BACKING_STARTED=1 when it started the backing services (they were not running).
 # Backing services, on the host, on the cluster bridge's address (pods reach it; nothing else
 # does): nats-server (JetStream) on 10.244.0.1:24222 and redis-server on 10.244.0.1:26379, data
 # under $TESSERA_RUN/deploy; Cassandra (a JVM with a heap of its own: one per machine) forwarded by
@@ -35,10 +37,12 @@ running() { [[ -f $RUN/$1.pid ]] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; 
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
 # start NAME HOST PORT COMMAND…: in its own process group, logging to NAME.log, until HOST:PORT answers.
+started_any=0
 start() {
   local name=$1 host=$2 port=$3
   shift 3
   if running "$name"; then return; fi
+  started_any=1
   setsid "$@" >"$RUN/$name.log" 2>&1 </dev/null &
   echo $! >"$RUN/$name.pid"
   for _ in $(seq 1 60); do
@@ -87,7 +91,8 @@ up() {
   if [[ ${DEPLOY_SKIP_IMAGES:-} != 1 ]]; then bash "$ROOT/tools/images.sh" --import >&2; fi
   local args=(upgrade --install "$RELEASE" "$ROOT/charts/tessera" --namespace "$NAMESPACE" --create-namespace
     --values "$ROOT/charts/tessera/values-local.yaml" --set "image.tag=$(jq -r .version "$ROOT/apps/tessera/package.json")"
-    --set "operator.image.tag=$(jq -r .version "$ROOT/apps/tessera/package.json")")
+    --set "operator.image.tag=$(jq -r .version "$ROOT/apps/tessera/package.json")"
+    --set "operator.watchNamespace=$NAMESPACE")
   [[ -z ${AUTH_JWT_SECRET:-} ]] || args+=(--set-string "auth.jwtSecret=$AUTH_JWT_SECRET")
   [[ -z ${DEPLOY_SET:-} ]] || args+=(--set "$DEPLOY_SET")
   helm "${args[@]}" >"$RUN/helm.log" 2>&1 || { cat "$RUN/helm.log" >&2; die "helm upgrade --install failed"; }
@@ -102,6 +107,14 @@ up() {
     --field-selector=status.phase=Running >&2
   echo "KUBECONFIG=$KUBECONFIG_FILE"
   echo "INGRESS_URL=$ingress"
+  echo "BACKING_STARTED=$started_any"
+}
+
+backing_down() {
+  stop cassandra-forward
+  stop redis
+  stop nats
+  rm -rf "$RUN/nats" "$RUN/redis"
 }
 
 down() {
@@ -109,14 +122,12 @@ down() {
     helm uninstall "$RELEASE" --namespace "$NAMESPACE" --wait --timeout 300s >&2
   fi
   kubectl delete namespace "$NAMESPACE" --ignore-not-found --wait=true --timeout=300s >&2 2>/dev/null || true
-  stop cassandra-forward
-  stop redis
-  stop nats
-  rm -rf "$RUN/nats" "$RUN/redis"
+  backing_down
 }
 
 case "${1:-}" in
   up) up ;;
   down) down ;;
+  backing-down) backing_down ;;
   *) die "usage: tools/deploy.sh up|down" ;;
 esac
