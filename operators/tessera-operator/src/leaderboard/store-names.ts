@@ -33,6 +33,14 @@ export function storeNames(namespace: string, name: string): Record<string, stri
   };
 }
 
+/**
+ * The names as variables, and LEADERBOARD_MIGRATE: a keyspace the operator names is one nobody
+ * made, so every process of the board (api pods, archive Jobs) applies the schema at start
+ * (idempotent, `CREATE … IF NOT EXISTS`).
+ */
 export function storeEnvironment(namespace: string, name: string): V1EnvVar[] {
-  return Object.entries(storeNames(namespace, name)).map(([key, value]) => ({ name: key, value }));
+  return [
+    ...Object.entries(storeNames(namespace, name)).map(([key, value]) => ({ name: key, value })),
+    { name: 'LEADERBOARD_MIGRATE', value: 'true' },
+  ];
 }

@@ -49,5 +49,17 @@ t.test('the api and the archive Job of a board use the same names', async (t) =>
     );
   const api = env(apiDeployment(board, spec).spec?.template.spec?.containers[0]?.env);
   t.same(api, { LEADERBOARD_KEYSPACE: 'lb_games_scores' });
+  const migrate = (vars: { name: string; value?: string }[] | undefined) =>
+    vars?.find((v) => v.name === 'LEADERBOARD_MIGRATE')?.value;
+  t.equal(
+    migrate(apiDeployment(board, spec).spec?.template.spec?.containers[0]?.env),
+    'true',
+    'the api makes the keyspace',
+  );
+  t.equal(
+    migrate(archiveJob(board, spec, '2026-11').spec?.template.spec?.containers[0]?.env),
+    'true',
+    'so does the Job',
+  );
   t.same(env(archiveJob(board, spec, '2026-11').spec?.template.spec?.containers[0]?.env), api);
 });
