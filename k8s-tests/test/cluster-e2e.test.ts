@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mintToken } from '@tessera/kit';
 import { cluster, kubectl, parseAssignments, tempDir, type Cluster } from '@tessera/testkit';
+import cassandra from 'cassandra-driver';
 import t from 'tap';
 import { CHART, helmFor } from './helpers/helm.ts';
 
@@ -139,6 +140,18 @@ try {
 if (deployed.get('BACKING_STARTED') === '1') {
   t.teardown(() => run('bash', [DEPLOY, 'backing-down'], { env: deployEnv, timeout: 120_000 }));
 }
+// The board's keyspace (the operator names it after the namespace) goes too: Cassandra may be a
+// shared one, and a keyspace outlives the release on purpose. From here: CASSANDRA_URL itself.
+const cassandraUrl = process.env.CASSANDRA_URL || 'cassandra://127.0.0.1:19042/datacenter1';
+t.teardown(async () => {
+  const [, points = '', dataCenter = ''] = /^cassandra:\/\/([^/]+)\/(.+)$/.exec(cassandraUrl) ?? [];
+  const client = new cassandra.Client({ contactPoints: points.split(','), localDataCenter: dataCenter });
+  try {
+    await client.execute(`DROP KEYSPACE IF EXISTS lb_${namespace.replace(/-/g, '_')}_leaderboard`);
+  } finally {
+    await client.shutdown();
+  }
+});
 // Whatever happens below, the release and the namespace go.
 t.teardown(async () => {
   const { helm, env } = await helmFor(t);
