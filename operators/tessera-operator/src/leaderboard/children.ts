@@ -21,6 +21,8 @@ import { storeEnvironment } from './store-names.ts';
 import type { Leaderboard } from './types.ts';
 
 export const API_PORT = 8080;
+/** How long a deleted api pod goes on serving before it is told to stop. */
+export const PRE_STOP_SECONDS = 5;
 export const LEADERBOARD_LABEL = 'tessera.dev/leaderboard';
 export const PERIOD_LABEL = 'tessera.dev/period';
 export const MANAGED_BY = 'tessera-operator';
@@ -172,6 +174,10 @@ export function apiDeployment(board: Leaderboard, spec: ResolvedLeaderboardSpec)
               startupProbe: probe('/healthz', 2, 60),
               livenessProbe: probe('/healthz', 10, 3),
               readinessProbe: probe('/readyz', 5, 2),
+              // A deleted pod keeps serving while the endpoints, kube-proxy and the ingress
+              // controller learn it is going (they watch, and lag): only then SIGTERM. The image
+              // has no shell, so the kubelet's own sleep, not `sh -c sleep`.
+              lifecycle: { preStop: { sleep: { seconds: PRE_STOP_SECONDS } } },
             },
           ],
         },
