@@ -8,7 +8,7 @@ STAMP := node_modules/.tessera-installed
 MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json operators/*/package.json) k8s-tests/package.json
 
 .PHONY: all install build run test lint typecheck unit bench clean tools backends-up backends-down openapi \
-	cluster-up cluster-down crds
+	cluster-up cluster-down crds images deploy undeploy k6
 
 all: build
 
@@ -42,6 +42,24 @@ openapi: build
 # crds/*.yaml and the chart's crds/: generated from the operator's schemas (a test fails when they drift).
 crds: $(STAMP)
 	npm run crds -w operators/tessera-operator
+
+# The platform's images (every role; the operator), without a registry: imported into the local
+# cluster's containerd when it runs (tools/images.sh says how they are made).
+images: build
+	bash tools/images.sh --import-if-up
+
+# Tessera on the local cluster (started when it is not up): backing services, images, the chart
+# with charts/tessera/values-local.yaml; waits for every pod, prints INGRESS_URL=…. AUTH_JWT_SECRET,
+# when set, becomes the chart's signing key. tools/deploy.sh says the rest.
+deploy: build
+	bash tools/deploy.sh up
+
+undeploy:
+	bash tools/deploy.sh down
+
+# k6 (k8s-tests/load/leaderboard.js) against INGRESS_URL (default: the local cluster's ingress).
+k6: build
+	bash tools/k6.sh
 
 typecheck: build
 	@echo "==> type-check tests and benchmarks"

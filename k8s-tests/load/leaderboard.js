@@ -4,7 +4,8 @@
 //   BASE_URL=http://<ingress> TOKEN_WRITE=… TOKEN_READ=… k6 run k8s-tests/load/leaderboard.js
 //
 // Settings (environment): DURATION (default 30s), WRITE_RATE, TOP_RATE, RANK_RATE (requests/s,
-// default 100, 50, 50), PLAYERS (distinct user ids, default 1000), P99_MS (default 500).
+// default 100, 50, 50), PLAYERS (distinct user ids, default 1000), P99_MS (default 500), HOST (a
+// Host header, for an ingress rule with a host when BASE_URL is the controller's address).
 import { check } from 'k6';
 import http from 'k6/http';
 import exec from 'k6/execution';
@@ -43,7 +44,11 @@ export const options = {
   summaryTrendStats: ['med', 'p(90)', 'p(99)', 'max'],
 };
 
-const headers = (token) => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+const headers = (token) => ({
+  Authorization: `Bearer ${token}`,
+  'Content-Type': 'application/json',
+  ...(__ENV.HOST ? { Host: __ENV.HOST } : {}),
+});
 const player = () => `player-${Math.floor(Math.random() * PLAYERS)}`;
 
 export function postWin() {

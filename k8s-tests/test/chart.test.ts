@@ -17,9 +17,10 @@ t.setTimeout(1_200_000);
 const KUBE_VERSION = 'v1.34.4';
 const FULL = join(VALUES, 'full.yaml');
 
-t.test('helm lint --strict: the default values, everything on, the dev values', async (t) => {
+t.test('helm lint --strict: the default values, everything on, the dev and local values', async (t) => {
   const { helm, env } = await helmFor(t);
-  for (const values of [[], ['-f', FULL], ['-f', join(CHART, 'values-dev.yaml')]]) {
+  const local = join(CHART, 'values-local.yaml');
+  for (const values of [[], ['-f', FULL], ['-f', join(CHART, 'values-dev.yaml')], ['-f', local]]) {
     const { stdout } = await run(helm, ['lint', '--strict', CHART, ...values], { env });
     t.match(stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/, `lint ${values.join(' ') || '(defaults)'}`);
   }

@@ -4,3 +4,4 @@ export { checkLeaderboardConfig, leaderboardSettings } from './config.ts';
 export { isPeriod } from './core/period.ts';
 export { migrateAdapters } from './adapters/select.ts';
 export { rebuildPeriod } from './rebuild.ts';
+export { archivePeriod } from './archive-period.ts';

@@ -71,6 +71,10 @@ export interface ArchiveStore extends StandingsReader {
   isArchived(period: Period): Promise<boolean>;
   /** Writes a period's final standings; it reads as archived only once every batch is in. */
   write(period: Period, standings: AsyncIterable<readonly Standing[]>): Promise<number>;
+  /** The archived periods, oldest first (what retention counts). */
+  periods(): Promise<Period[]>;
+  /** Forgets a period: it reads as not archived at once, its standings go with it (unknown: nothing). */
+  delete(period: Period): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -30,6 +30,8 @@ const noArchive: ArchiveStore = {
   standing: () => Promise.resolve(undefined),
   top: () => Promise.resolve([]),
   around: () => Promise.resolve(undefined),
+  periods: () => Promise.resolve([]),
+  delete: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
 

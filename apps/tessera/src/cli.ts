@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
 import { EXCHANGE_USAGE, exchangeCommand } from './commands/exchange.ts';
+import { ARCHIVE_USAGE, archiveCommand } from './commands/archive.ts';
 import { CommandUsageError, LEADERBOARD_USAGE, leaderboardCommand } from './commands/leaderboard.ts';
 import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
@@ -18,6 +19,7 @@ Commands:
 ${ROLES}
 ${LEADERBOARD_USAGE}
 ${EXCHANGE_USAGE}
+${ARCHIVE_USAGE}
   openapi [--out <file>]        print (or write) the platform's OpenAPI document
   token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
         [--ttl <seconds>] [--data-dir <dir>]
@@ -48,6 +50,8 @@ export async function main(argv: readonly string[], env = process.env): Promise<
         return await leaderboardCommand(rest, env);
       case 'exchange':
         return await exchangeCommand(rest, env);
+      case 'archive':
+        return await archiveCommand(rest, env);
       case 'openapi': {
         const { values } = parse(rest, { out: { type: 'string' } });
         const text = openApiText(await platformOpenApi());

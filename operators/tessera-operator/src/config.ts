@@ -26,6 +26,11 @@ export const operatorSettings = {
     min: 1,
     description: 'how often every board is looked at again',
   }),
+  OPERATOR_CLOCK_START: setting.optionalString({
+    pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/,
+    description:
+      'tests only: the time (ISO, UTC) the clock deciding period ends shows at start; it then runs at real speed',
+  }),
   LOG_LEVEL: setting.oneOf(['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const, {
     default: 'info',
     description: 'log level',

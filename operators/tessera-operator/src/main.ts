@@ -8,6 +8,7 @@ import { ConfigError } from '@tessera/kit';
 import { cleanup } from './cleanup.ts';
 import { readOperatorConfig } from './config.ts';
 import { startOperator } from './operator.ts';
+import { clockFrom } from './runtime/clock.ts';
 import { createLogger } from './runtime/logger.ts';
 
 /** `tessera-operator cleanup` (the chart's pre-delete hook): CLEANUP_NAMESPACE, CLEANUP_SELECTOR. */
@@ -39,9 +40,15 @@ async function main(): Promise<void> {
     image: settings.TESSERA_IMAGE,
     port: settings.OPERATOR_PORT,
     resyncMs: settings.OPERATOR_RESYNC_SECONDS * 1000,
+    ...(settings.OPERATOR_CLOCK_START === undefined
+      ? {}
+      : { clock: clockFrom(Date.parse(settings.OPERATOR_CLOCK_START)) }),
     onFatal: () => process.exit(1),
   });
-  logger.info({ url: operator.health.url }, 'tessera-operator listening');
+  logger.info(
+    { url: operator.health.url, clockStart: settings.OPERATOR_CLOCK_START },
+    'tessera-operator listening',
+  );
   const shutdown = () => {
     operator.stop().then(
       () => process.exit(0),

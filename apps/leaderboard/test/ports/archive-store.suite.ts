@@ -80,4 +80,37 @@ export function archiveStoreSuite(t: Test, open: OpenArchiveStore): void {
     t.equal(await archive.isArchived('2026-04'), true);
     t.same(await archive.top('2026-04', 0, 10), []);
   });
+
+  t.test('periods lists the archived periods oldest first; delete forgets one entirely', async (t) => {
+    const archive = await open(t);
+    // Periods of this test only (the archive may be shared with the other tests).
+    const mine = (periods: readonly string[]) => periods.filter((p) => p.startsWith('2019-'));
+    const standings = finalStandings(11);
+    await archive.write('2019-03', inBatches(standings, 4));
+    await archive.write('2019-01', inBatches(standings.slice(0, 2), 4));
+    await archive.write('2019-02', inBatches([], 4));
+    t.same(mine(await archive.periods()), ['2019-01', '2019-02', '2019-03'], 'oldest first');
+
+    await archive.delete('2019-03');
+    t.equal(await archive.isArchived('2019-03'), false, 'no longer archived');
+    t.same(await archive.top('2019-03', 0, 20), [], 'its standings are gone');
+    t.equal(await archive.standing('2019-03', 'p7'), undefined, 'its players are gone');
+    t.equal(await archive.around('2019-03', 'p1', 2), undefined);
+    t.same(mine(await archive.periods()), ['2019-01', '2019-02']);
+    t.same(await archive.top('2019-01', 0, 10), standings.slice(0, 2), 'the others are kept');
+
+    await archive.delete('2019-03');
+    await archive.delete('2019-12');
+    t.same(
+      mine(await archive.periods()),
+      ['2019-01', '2019-02'],
+      'deleting again, or the unknown, is nothing',
+    );
+    t.equal(
+      await archive.write('2019-03', inBatches(standings, 5)),
+      11,
+      'a deleted period can be written again',
+    );
+    t.same(await archive.top('2019-03', 0, 20), standings);
+  });
 }

@@ -17,9 +17,12 @@ import type {
   V1VolumeMount,
 } from '@kubernetes/client-node';
 import type { ResolvedLeaderboardSpec } from './defaults.ts';
+import { storeEnvironment } from './store-names.ts';
 import type { Leaderboard } from './types.ts';
 
 export const API_PORT = 8080;
+/** How long a deleted api pod goes on serving before it is told to stop. */
+export const PRE_STOP_SECONDS = 5;
 export const LEADERBOARD_LABEL = 'tessera.dev/leaderboard';
 export const PERIOD_LABEL = 'tessera.dev/period';
 export const MANAGED_BY = 'tessera-operator';
@@ -126,6 +129,11 @@ export function environment(spec: ResolvedLeaderboardSpec): V1EnvVar[] {
   return env;
 }
 
+/** A board's processes: the spec's settings, and the names of its data on the shared servers. */
+function boardEnvironment(board: Leaderboard, spec: ResolvedLeaderboardSpec): V1EnvVar[] {
+  return [...environment(spec), ...storeEnvironment(board.metadata.namespace ?? '', board.metadata.name)];
+}
+
 export function apiDeployment(board: Leaderboard, spec: ResolvedLeaderboardSpec): V1Deployment {
   const name = board.metadata.name;
   const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({
@@ -158,7 +166,7 @@ export function apiDeployment(board: Leaderboard, spec: ResolvedLeaderboardSpec)
               image: spec.image,
               args: ['run', 'leaderboard', 'api'],
               ports: [{ name: 'http', containerPort: API_PORT, protocol: 'TCP' }],
-              env: environment(spec),
+              env: boardEnvironment(board, spec),
               resources: resources(spec),
               securityContext: CONTAINER_SECURITY,
               volumeMounts: MOUNTS,
@@ -166,6 +174,10 @@ export function apiDeployment(board: Leaderboard, spec: ResolvedLeaderboardSpec)
               startupProbe: probe('/healthz', 2, 60),
               livenessProbe: probe('/healthz', 10, 3),
               readinessProbe: probe('/readyz', 5, 2),
+              // A deleted pod keeps serving while the endpoints, kube-proxy and the ingress
+              // controller learn it is going (they watch, and lag): only then SIGTERM. The image
+              // has no shell, so the kubelet's own sleep, not `sh -c sleep`.
+              lifecycle: { preStop: { sleep: { seconds: PRE_STOP_SECONDS } } },
             },
           ],
         },
@@ -229,7 +241,7 @@ export function archiveJob(board: Leaderboard, spec: ResolvedLeaderboardSpec, pe
               name: 'archive',
               image: spec.image,
               args: ['archive', 'leaderboard', '--period', period, '--keep', String(spec.retention)],
-              env: environment(spec),
+              env: boardEnvironment(board, spec),
               resources: resources(spec),
               securityContext: CONTAINER_SECURITY,
               volumeMounts: MOUNTS,

@@ -9,6 +9,15 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * A clock that showed `start` when made and runs at real speed from there: the operator's moved
+ * clock in an end-to-end test (OPERATOR_CLOCK_START), where the test cannot reach into the pod.
+ */
+export function clockFrom(start: number, real: () => number = Date.now): Clock {
+  const offset = start - real();
+  return { now: () => real() + offset };
+}
+
 /** A clock a test sets and moves. */
 export class MovableClock implements Clock {
   #now: number;

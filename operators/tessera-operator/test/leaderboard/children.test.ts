@@ -44,6 +44,11 @@ t.test('quantities reach the pod as strings; the spec image wins over the defaul
   t.equal(container?.image, 'mine:1');
 });
 
+t.test('a deleted api pod serves on until the endpoints have let it go', async (t) => {
+  const container = apiDeployment(board({}), withDefaults({}, 'img')).spec?.template.spec?.containers[0];
+  t.same(container?.lifecycle?.preStop, { sleep: { seconds: 5 } });
+});
+
 t.test('archive Jobs are named by their period in lower case', async (t) => {
   t.equal(names.archive('scores', '2026-W05'), 'scores-archive-2026-w05');
   const job = archiveJob(board({}), withDefaults({ retention: 3 }, 'img'), '2026-W05');

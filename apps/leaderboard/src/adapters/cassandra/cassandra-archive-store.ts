@@ -1,5 +1,5 @@
 import cassandra from 'cassandra-driver';
-import type { Period } from '../../core/period.ts';
+import { comparePeriods, type Period } from '../../core/period.ts';
 import type { Standing } from '../../core/standing.ts';
 import type { ArchiveStore } from '../../ports.ts';
 import { checkKeyspace } from './schema.ts';
@@ -28,6 +28,11 @@ export class CassandraArchiveStore implements ArchiveStore {
     readonly selectPeriod: string;
     readonly selectByUser: string;
     readonly selectRange: string;
+    readonly selectPeriods: string;
+    readonly selectUsers: string;
+    readonly deletePeriod: string;
+    readonly deleteBucket: string;
+    readonly deleteByUser: string;
   };
 
   constructor(client: cassandra.Client, options: CassandraArchiveStoreOptions) {
@@ -41,6 +46,11 @@ export class CassandraArchiveStore implements ArchiveStore {
       selectPeriod: `SELECT players FROM ${ks}.leaderboard_archive_periods WHERE period = ?`,
       selectByUser: `SELECT position, score, rank FROM ${ks}.leaderboard_archive_by_user WHERE period = ? AND user_id = ?`,
       selectRange: `SELECT position, user_id, score, rank FROM ${ks}.leaderboard_archive WHERE period = ? AND bucket = ? AND position >= ? AND position < ?`,
+      selectPeriods: `SELECT period FROM ${ks}.leaderboard_archive_periods`,
+      selectUsers: `SELECT user_id FROM ${ks}.leaderboard_archive WHERE period = ? AND bucket = ?`,
+      deletePeriod: `DELETE FROM ${ks}.leaderboard_archive_periods WHERE period = ?`,
+      deleteBucket: `DELETE FROM ${ks}.leaderboard_archive WHERE period = ? AND bucket = ?`,
+      deleteByUser: `DELETE FROM ${ks}.leaderboard_archive_by_user WHERE period = ? AND user_id = ?`,
     };
   }
 
@@ -86,6 +96,51 @@ export class CassandraArchiveStore implements ArchiveStore {
     }
     await this.#client.execute(this.#cql.insertPeriod, [period, position, new Date()], { prepare: true });
     return position;
+  }
+
+  /** The periods' table is one row per archived period: a full read of it is small. */
+  async periods(): Promise<Period[]> {
+    const periods: Period[] = [];
+    const result = await this.#client.execute(this.#cql.selectPeriods, [], {
+      prepare: true,
+      fetchSize: 1000,
+    });
+    for await (const row of result) periods.push(String(row.get('period')));
+    return periods.sort(comparePeriods);
+  }
+
+  /**
+   * The period's row first, so it reads as not archived at once; then the buckets from the last
+   * one down, each with its rows by player (found through the bucket). A delete that stops
+   * half-way leaves buckets 0…k that no read reaches (the period is no longer archived): deleting
+   * again walks up from bucket 0 while buckets have rows, and removes them.
+   */
+  async delete(period: Period): Promise<void> {
+    const counted = (await this.#client.execute(this.#cql.selectPeriod, [period], { prepare: true })).first();
+    const players = counted === null ? 0 : Number(counted.get('players'));
+    await this.#client.execute(this.#cql.deletePeriod, [period], { prepare: true });
+    let last = Math.max(Math.ceil(players / this.#bucket) - 1, 0);
+    while ((await this.#usersOf(period, last + 1)).length > 0) last++;
+    for (let bucket = last; bucket >= 0; bucket--) {
+      const users = await this.#usersOf(period, bucket);
+      await cassandra.concurrent.executeConcurrent(
+        this.#client,
+        this.#cql.deleteByUser,
+        users.map((user) => [period, user]),
+        { concurrencyLevel: WRITE_CONCURRENCY, raiseOnFirstError: true },
+      );
+      await this.#client.execute(this.#cql.deleteBucket, [period, bucket], { prepare: true });
+    }
+  }
+
+  async #usersOf(period: Period, bucket: number): Promise<string[]> {
+    const rows = await this.#client.execute(this.#cql.selectUsers, [period, bucket], {
+      prepare: true,
+      fetchSize: 5000,
+    });
+    const users: string[] = [];
+    for await (const row of rows) users.push(String(row.get('user_id')));
+    return users;
   }
 
   async standing(period: Period, userId: string): Promise<Standing | undefined> {

@@ -1,6 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit';
-import type { Period } from '../../core/period.ts';
+import { comparePeriods, type Period } from '../../core/period.ts';
 import type { Standing } from '../../core/standing.ts';
 import type { ArchiveStore } from '../../ports.ts';
 
@@ -70,6 +70,19 @@ export class SqliteArchiveStore implements ArchiveStore {
       .prepare('INSERT OR REPLACE INTO archived_periods (period, players, archived_at) VALUES (?, ?, ?)')
       .run(period, position, Date.now());
     return position;
+  }
+
+  periods(): Promise<Period[]> {
+    const rows = this.#db.prepare('SELECT period FROM archived_periods').all() as { period: string }[];
+    return Promise.resolve(rows.map((row) => row.period).sort(comparePeriods));
+  }
+
+  delete(period: Period): Promise<void> {
+    transaction(this.#db, () => {
+      this.#db.prepare('DELETE FROM archived_periods WHERE period = ?').run(period);
+      this.#db.prepare('DELETE FROM archived_standings WHERE period = ?').run(period);
+    });
+    return Promise.resolve();
   }
 
   standing(period: Period, userId: string): Promise<Standing | undefined> {

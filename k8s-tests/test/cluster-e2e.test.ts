@@ -1,0 +1,411 @@
+/**
+ * End to end on the real single-node cluster of tools/cluster.sh (started here when it is not up,
+ * and then stopped): `tools/deploy.sh up` (what `make deploy` runs: the backing services, `make
+ * images` imported into containerd, `helm upgrade --install` with values-local.yaml, every pod
+ * ready) as a release and namespace of this test's own; then, through the ingress on 127.0.0.1:
+ * a score posted and read back; an api pod deleted while wins pour in, none lost; a month's end
+ * on the operator's moved clock archives the month and the Leaderboard's status says so; a short
+ * k6 run; `helm uninstall` leaves nothing behind but the signing Secret kept on purpose.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { mintToken } from '@tessera/kit';
+import { cluster, kubectl, parseAssignments, tempDir, type Cluster } from '@tessera/testkit';
+import cassandra from 'cassandra-driver';
+import t from 'tap';
+import { CHART, helmFor } from './helpers/helm.ts';
+
+const run = promisify(execFile);
+const DEPLOY = fileURLToPath(new URL('../../tools/deploy.sh', import.meta.url));
+const K6 = fileURLToPath(new URL('../../tools/k6.sh', import.meta.url));
+t.setTimeout(3_600_000); // a cold machine builds the cluster's binaries first
+
+const target: Cluster = await cluster();
+t.teardown(() => target.stop());
+
+const id = randomBytes(3).toString('hex');
+const namespace = `e2e-${id}`;
+const release = `e2e-${id}`;
+const host = `${namespace}.tessera.test`;
+const secret = `e2e-signing-key-${randomBytes(16).toString('hex')}`;
+const k = (...args: string[]) => kubectl(target, ['--namespace', namespace, ...args]);
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+
+/** Polls `check` until true; on timeout fails with what it waited for and the namespace's state. */
+async function until(what: string, check: () => Promise<boolean>, ms = 180_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      const state = await k('get', 'all,leaderboards,events', '--output', 'wide').catch(
+        (e: Error) => e.message,
+      );
+      const why = last instanceof Error ? `\nlast error: ${last.message}` : '';
+      throw new Error(`timed out after ${ms / 1000} s waiting for ${what}${why}\n${state}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+/**
+ * A request through the ingress with the rule's Host header and a bearer token (node:http: fetch
+ * does not let a caller choose the Host header).
+ */
+function call(token: string, path: string, body?: object): Promise<Answer> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${target.ingressUrl}${path}`,
+      {
+        method: payload === undefined ? 'GET' : 'POST',
+        headers: {
+          host,
+          authorization: `Bearer ${token}`,
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+        timeout: 10_000,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const writer = await mintToken({
+  secret,
+  sub: 'e2e-game-server',
+  scopes: ['scores:write'],
+  ttlSeconds: 3600,
+});
+const reader = await mintToken({ secret, sub: 'e2e-client', scopes: ['scores:read'], ttlSeconds: 3600 });
+
+interface Board {
+  status?: {
+    currentPeriod?: string;
+    lastArchivedPeriod?: string;
+    archivedPeriods?: string[];
+    readyReplicas?: number;
+    conditions?: { type: string; status: string; reason?: string }[];
+  };
+}
+const board = async (): Promise<Board> =>
+  JSON.parse(await k('get', 'leaderboard', 'leaderboard', '-o', 'json')) as Board;
+
+// --- deploy -------------------------------------------------------------------------------------
+const deployEnv = {
+  ...process.env,
+  RELEASE: release,
+  NAMESPACE: namespace,
+  AUTH_JWT_SECRET: secret,
+  DEPLOY_SET: `ingress.host=${host}`,
+  ...(process.env.TEST_E2E_SKIP_IMAGES === '1' ? { DEPLOY_SKIP_IMAGES: '1' } : {}),
+};
+let deployed: Map<string, string>;
+try {
+  const { stdout } = await run('bash', [DEPLOY, 'up'], {
+    env: deployEnv,
+    timeout: 1_800_000,
+    maxBuffer: 64 << 20,
+  });
+  deployed = parseAssignments(stdout);
+} catch (error) {
+  const { stderr, message } = error as { stderr?: string; message: string };
+  throw new Error(`tools/deploy.sh up failed:\n${stderr ?? message}`, { cause: error });
+}
+if (deployed.get('BACKING_STARTED') === '1') {
+  t.teardown(() => run('bash', [DEPLOY, 'backing-down'], { env: deployEnv, timeout: 120_000 }));
+}
+// The board's keyspace (the operator names it after the namespace) goes too: Cassandra may be a
+// shared one, and a keyspace outlives the release on purpose. From here: CASSANDRA_URL itself.
+const cassandraUrl = process.env.CASSANDRA_URL || 'cassandra://127.0.0.1:19042/datacenter1';
+t.teardown(async () => {
+  const [, points = '', dataCenter = ''] = /^cassandra:\/\/([^/]+)\/(.+)$/.exec(cassandraUrl) ?? [];
+  const client = new cassandra.Client({ contactPoints: points.split(','), localDataCenter: dataCenter });
+  try {
+    await client.execute(`DROP KEYSPACE IF EXISTS lb_${namespace.replace(/-/g, '_')}_leaderboard`);
+  } finally {
+    await client.shutdown();
+  }
+});
+// Whatever happens below, the release and the namespace go.
+t.teardown(async () => {
+  const { helm, env } = await helmFor(t);
+  await run(helm, ['uninstall', release, '--namespace', namespace, '--kubeconfig', target.kubeconfig], {
+    env,
+  }).catch(() => undefined);
+  await kubectl(target, ['delete', 'namespace', namespace, '--ignore-not-found', '--wait=false']);
+});
+t.comment(`deployed (images, chart, every pod ready) after ${elapsed()}`);
+
+t.test('every pod is ready and the operator reconciled the board', async (t) => {
+  const pods = JSON.parse(await k('get', 'pods', '-o', 'json')) as {
+    items: { metadata: { name: string }; status: { conditions?: { type: string; status: string }[] } }[];
+  };
+  const ready = pods.items.filter((p) =>
+    p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+  );
+  t.equal(
+    ready.length,
+    3,
+    `the operator and two api pods are ready (${pods.items.map((p) => p.metadata.name).join(', ')})`,
+  );
+  await until(
+    'the board to report two ready replicas',
+    async () => (await board()).status?.readyReplicas === 2,
+  );
+  const status = (await board()).status;
+  t.match(
+    status?.currentPeriod ?? '',
+    /^\d{4}-\d{2}$/,
+    `the current period is recorded (${status?.currentPeriod})`,
+  );
+  t.ok(
+    status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+    'its Ready condition is True',
+  );
+});
+
+t.test('a score posted through the ingress is read back through it', async (t) => {
+  // Traefik picks the new Ingress up from its watch: until then the host is a 404 of its own.
+  await until(
+    `the ingress to route ${host}`,
+    async () => (await call(reader, '/v1/scores?limit=1')).status === 200,
+    60_000,
+  );
+  const user = `alice-${id}`;
+  const posted = await call(writer, '/v1/scores', { user_id: user, points: 7, match_id: `m-${id}-1` });
+  t.equal(posted.status, 200, posted.body);
+  const read = await call(reader, `/v1/scores/${user}`);
+  t.equal(read.status, 200, read.body);
+  t.match(JSON.parse(read.body), { user_info: { user_id: user, score: 7 } });
+  t.equal((await call(reader, '/v1/scores?limit=1')).status, 200);
+  t.equal((await call('not-a-token', '/v1/scores?limit=1')).status, 401, 'a bad token is refused');
+});
+
+t.test('an api pod deleted under load loses no win', async (t) => {
+  const user = `steady-${id}`;
+  const WINS = 400;
+  let retries = 0;
+  let deletedAt = -1;
+  // Every win has its match id: a retry after a dropped connection is recorded once.
+  const post = async (i: number) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await call(writer, '/v1/scores', {
+          user_id: user,
+          points: 1,
+          match_id: `steady-${id}-${i}`,
+        });
+        if (answer.status === 200) return;
+        if (attempt >= 20) throw new Error(`win ${i}: ${answer.status} ${answer.body}`);
+      } catch (error) {
+        if (attempt >= 20) throw error;
+      }
+      retries++;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+  let next = 0;
+  const workers = Array.from({ length: 8 }, async () => {
+    while (next < WINS) {
+      const i = next++;
+      if (i === WINS / 4) {
+        const [victim] = (
+          await k('get', 'pods', '-l', 'app.kubernetes.io/component=leaderboard-api', '-o', 'name')
+        )
+          .trim()
+          .split('\n');
+        await k('delete', victim!, '--wait=false');
+        deletedAt = i;
+      }
+      await post(i);
+    }
+  });
+  await Promise.all(workers);
+  t.ok(deletedAt > 0, `an api pod was deleted after ${deletedAt} wins`);
+  const read = JSON.parse((await call(reader, `/v1/scores/${user}`)).body) as {
+    user_info: { score: number };
+  };
+  t.equal(read.user_info.score, WINS, `all ${WINS} wins counted (${retries} retries through the deletion)`);
+  await until('two ready api pods again', async () => (await board()).status?.readyReplicas === 2);
+});
+
+t.test("a month's end on the operator's moved clock archives the month", async (t) => {
+  const period = (await board()).status?.currentPeriod ?? '';
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  // Five seconds before the month's end (UTC, the board's time zone).
+  const clockStart = new Date(Date.UTC(year, month, 1) - 5_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  const { helm, env } = await helmFor(t);
+  await run(
+    helm,
+    [
+      'upgrade',
+      release,
+      CHART,
+      '--namespace',
+      namespace,
+      '--kubeconfig',
+      target.kubeconfig,
+      '--reuse-values',
+      '--set',
+      `operator.clockStart=${clockStart}`,
+      '--wait',
+      '--timeout',
+      '300s',
+    ],
+    { env },
+  );
+  await until(
+    `${period} to be archived`,
+    async () => (await board()).status?.lastArchivedPeriod === period,
+    300_000,
+  );
+  const status = (await board()).status;
+  t.equal(status?.lastArchivedPeriod, period, `status.lastArchivedPeriod is ${period}`);
+  t.ok(status?.archivedPeriods?.includes(period), 'and it is among the archived periods');
+  t.ok(
+    status?.conditions?.some((c) => c.type === 'Archived' && c.status === 'True'),
+    'the Archived condition is True',
+  );
+  const job = await k(
+    'get',
+    'jobs',
+    '-l',
+    `tessera.dev/period=${period}`,
+    '-o',
+    'jsonpath={.items[0].status.succeeded}',
+  );
+  t.equal(job.trim(), '1', 'the archive Job succeeded');
+  const events = await k(
+    'get',
+    'events',
+    '--field-selector',
+    'reason=Archived',
+    '-o',
+    'jsonpath={.items[*].message}',
+  );
+  t.match(events, `${period} is archived`, 'an Event says so');
+  const read = JSON.parse((await call(reader, `/v1/scores/alice-${id}?period=${period}`)).body) as {
+    user_info?: { score: number };
+  };
+  t.equal(read.user_info?.score, 7, 'the archived month still answers through the ingress');
+});
+
+t.test('a short k6 run through the ingress holds its thresholds', async (t) => {
+  const dir = tempDir(t, 'tessera-e2e-k6-');
+  const summary = join(dir, 'summary.json');
+  const code = await run('bash', [K6, '--quiet', '--no-color', '--summary-export', summary], {
+    env: {
+      ...process.env,
+      NAMESPACE: namespace,
+      INGRESS_URL: target.ingressUrl,
+      HOST: host,
+      AUTH_JWT_SECRET: secret,
+      DURATION: '5s',
+      WRITE_RATE: '40',
+      TOP_RATE: '20',
+      RANK_RATE: '20',
+      PLAYERS: '200',
+      P99_MS: '1000',
+    },
+    maxBuffer: 16 << 20,
+    timeout: 300_000,
+  }).then(
+    () => 0,
+    (error: { code?: number; stdout?: string; stderr?: string }) => {
+      t.comment(error.stdout ?? '', error.stderr ?? '');
+      return error.code ?? -1;
+    },
+  );
+  const m = (
+    JSON.parse(readFileSync(summary, 'utf8')) as {
+      metrics: Record<
+        string,
+        { count?: number; rate?: number; value?: number; med?: number; 'p(99)'?: number }
+      >;
+    }
+  ).metrics;
+  t.comment(
+    `k6 5 s through the ingress (Traefik → 2 api pods on NATS, Redis, Cassandra; this shared 2-core machine): ` +
+      `${m.http_reqs?.count} requests (${(m.http_reqs?.rate ?? 0).toFixed(0)}/s), failed ` +
+      `${((m.http_req_failed?.value ?? 0) * 100).toFixed(2)} %, p50 ${(m.http_req_duration?.med ?? 0).toFixed(1)} ms, ` +
+      `p99 ${(m.http_req_duration?.['p(99)'] ?? 0).toFixed(1)} ms`,
+  );
+  t.equal(code, 0, 'the thresholds hold (k6 exit code 0)');
+});
+
+t.test('helm uninstall leaves nothing behind but the signing Secret kept on purpose', async (t) => {
+  const { helm, env } = await helmFor(t);
+  await run(
+    helm,
+    [
+      'uninstall',
+      release,
+      '--namespace',
+      namespace,
+      '--kubeconfig',
+      target.kubeconfig,
+      '--wait',
+      '--timeout',
+      '300s',
+    ],
+    { env },
+  );
+  const left = async () =>
+    (
+      await k(
+        'get',
+        'all,leaderboards,jobs,pdb,ingresses,roles,rolebindings,serviceaccounts,configmaps,secrets,leases',
+        '-o',
+        'name',
+      )
+    )
+      .trim()
+      .split('\n')
+      .filter(
+        (name) =>
+          name !== '' &&
+          name !== 'serviceaccount/default' &&
+          name !== 'configmap/kube-root-ca.crt' &&
+          // The operator's leader Lease expires on its own (no owner: the Lease outlives a pod).
+          !name.startsWith('lease.coordination.k8s.io/'),
+      );
+  await until(
+    'the namespace to empty',
+    async () => (await left()).every((name) => name.startsWith('secret/')),
+    180_000,
+  );
+  t.same(
+    await left(),
+    [`secret/${release}-tessera-auth`],
+    'only the signing Secret stays (helm.sh/resource-policy: keep)',
+  );
+  const clusterWide = await kubectl(target, ['get', 'clusterroles,clusterrolebindings', '-o', 'name']);
+  t.notMatch(clusterWide, release, 'no cluster-wide object of the release');
+  t.comment(`the whole run took ${elapsed()}`);
+});
