@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
 import { CommandUsageError, LEADERBOARD_USAGE, leaderboardCommand } from './commands/leaderboard.ts';
+import { MAIL_USAGE, mailCommand } from './commands/mail.ts';
 import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
 import { SERVICES } from './services.ts';
@@ -16,6 +17,7 @@ Commands:
   run <service> <role>          run one role of one service as its own process
 ${ROLES}
 ${LEADERBOARD_USAGE}
+${MAIL_USAGE}
   openapi [--out <file>]        print (or write) the platform's OpenAPI document
   token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
         [--ttl <seconds>] [--data-dir <dir>]
@@ -43,6 +45,8 @@ export async function main(argv: readonly string[], env = process.env): Promise<
       }
       case 'leaderboard':
         return await leaderboardCommand(rest, env);
+      case 'mail':
+        return await mailCommand(rest, env);
       case 'openapi': {
         const { values } = parse(rest, { out: { type: 'string' } });
         const text = openApiText(await platformOpenApi());
