@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createMailauthVerifier, type SenderVerifier } from './adapters/mailauth-verifier.ts';
 import { createRecordResolver, createResolver, type MailResolver } from './adapters/dns-resolver.ts';
+import { selectContentChecks, type ContentChecks } from './adapters/select-checks.ts';
 import type { MailConfig } from './config.ts';
 import { TOPIC } from './core/events.ts';
 import type { MailPorts } from './ports.ts';
@@ -27,6 +28,8 @@ export interface StartMailOptions {
   readonly dkim?: DkimKey;
   /** Default: SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE, if set. */
   readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  /** spamd and clamd; default: from SPAMD_URL and CLAMD_URL (adapters/select-checks.ts). */
+  readonly checks?: ContentChecks;
   /** false: no SMTP listener (API-only tests). */
   readonly smtpIn?: boolean;
   /** false: the consumers do not run by themselves; call `settle()` (deterministic tests). */
@@ -78,6 +81,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     ...ports,
     domains: config.domains,
     spamThreshold: config.MAIL_SPAM_THRESHOLD,
+    ...(options.checks ?? selectContentChecks(config)),
     now: options.now,
     onError: options.onError,
   });
