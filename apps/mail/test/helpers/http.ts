@@ -21,9 +21,19 @@ export interface TestApi {
 
 export async function startApi(
   t: Test,
-  options: { env?: Record<string, string>; rateLimit?: boolean; eventCatchUpMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    rateLimit?: boolean;
+    eventCatchUpMs?: number;
+    /** Also listen for SMTP (on a free port) with real DNS at this server. */
+    smtp?: boolean;
+  } = {},
 ): Promise<TestApi> {
-  const mail = await startTestMail(t, { env: options.env, resolver: servfail, extra: { smtpIn: false } });
+  const mail = await startTestMail(t, {
+    env: options.env,
+    resolver: servfail,
+    extra: { smtpIn: options.smtp === true },
+  });
   const app = await createHttpApp({
     name: 'mail-test',
     version: '0.0.0',
