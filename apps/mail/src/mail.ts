@@ -81,6 +81,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     ...ports,
     domains: config.domains,
     spamThreshold: config.MAIL_SPAM_THRESHOLD,
+    leaseMs: config.MAIL_JOB_LEASE_MS,
     ...(options.checks ?? selectContentChecks(config)),
     now: options.now,
     onError: options.onError,
@@ -91,6 +92,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     resolver,
     remotePort: config.SMTP_REMOTE_PORT,
     heloName: config.domains[0],
+    leaseMs: config.MAIL_OUTBOUND_LEASE_MS,
     retry: {
       baseMs: config.MAIL_RETRY_BASE_MS,
       maxMs: config.MAIL_RETRY_MAX_MS,
@@ -100,7 +102,12 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     now: options.now,
     onError: options.onError,
   });
-  const indexer = createIndexer({ ...ports, now: options.now, onError: options.onError });
+  const indexer = createIndexer({
+    ...ports,
+    leaseMs: config.MAIL_JOB_LEASE_MS,
+    now: options.now,
+    onError: options.onError,
+  });
   const smtpIn =
     options.smtpIn === false
       ? undefined
