@@ -56,7 +56,9 @@ async function listening(port: number): Promise<void> {
 
 // The baseline: the same load into smtp-sink.
 const sinkPort = await freePort();
-const sink = spawn('/usr/sbin/smtp-sink', ['-u', 'nobody', `127.0.0.1:${sinkPort}`, '256'], { stdio: 'ignore' });
+const sink = spawn('/usr/sbin/smtp-sink', ['-u', 'nobody', `127.0.0.1:${sinkPort}`, '256'], {
+  stdio: 'ignore',
+});
 await listening(sinkPort);
 const sinkMs = await load(sinkPort);
 sink.kill('SIGTERM');
