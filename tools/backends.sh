@@ -3,7 +3,8 @@
 #   tools/backends.sh up [server…]     install if needed, start, wait until each answers
 #   tools/backends.sh down [server…]   stop them; no process is left behind
 #   tools/backends.sh status
-# Servers: redis nats minio nginx cassandra elasticsearch kubernetes (etcd + kube-apiserver);
+# Servers: redis nats minio nginx cassandra elasticsearch kubernetes (etcd + kube-apiserver), and
+# by name only the mail peers spamd clamd smtp-sink dnsmasq (tools/mail-peers.sh);
 # `up`/`down` without names mean all of them. `up` prints NAME=WHERE for each (REDIS_URL, …,
 # TEST_KUBECONFIG) and STARTED=NAME for each process it started itself (kubernetes: etcd and
 # kube-apiserver); a server of an earlier `up` with the same settings is reused, one with other
@@ -15,6 +16,8 @@
 # Heaps: CASSANDRA_HEAP 1g, ELASTICSEARCH_HEAP 512m. Logs and data: $TESSERA_RUN (lib.sh).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/mail-tools.sh"
+source "$(dirname "$0")/mail-peers.sh"
 
 REDIS_PORT="${REDIS_PORT:-16379}"
 NATS_PORT="${NATS_PORT:-14222}"
@@ -348,7 +351,8 @@ up() {
   for name in "$@"; do
     case "$name" in
       redis | nats | minio | nginx | cassandra | elasticsearch | kubernetes) tools+=("$name") ;;
-      *) die "unknown server '$name' (known: ${ALL_SERVERS[*]})" ;;
+      spamd | clamd | smtp-sink | dnsmasq) tools+=(mail) ;;
+      *) die "unknown server '$name' (known: ${ALL_SERVERS[*]} ${MAIL_PEERS[*]})" ;;
     esac
   done
   "$(dirname "$0")/install.sh" "${tools[@]}"
@@ -365,7 +369,7 @@ down() {
 }
 
 status() {
-  for name in redis nats minio nginx cassandra elasticsearch etcd kube-apiserver; do
+  for name in redis nats minio nginx cassandra elasticsearch etcd kube-apiserver "${MAIL_PEERS[@]}"; do
     if running "$name"; then echo "$name: running (pid $(cat "$(pidfile "$name")"))"; else echo "$name: stopped"; fi
   done
 }

@@ -3,6 +3,7 @@
 # under ~/.cache/tessera. Idempotent: what is there is kept. Usage: tools/install.sh [redis] [nats] …
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/mail-tools.sh"
 
 install_redis() {
   if command -v redis-server >/dev/null; then return; fi
@@ -247,7 +248,7 @@ install_pause() {
 }
 
 ALL=(redis nats minio nginx helm kubeconform k6 helm-unittest chart-testing etcd-client kubernetes cassandra
-  elasticsearch schemathesis cluster)
+  elasticsearch schemathesis cluster mail)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ALL[@]}")
 for target in "${targets[@]}"; do
@@ -279,6 +280,7 @@ for target in "${targets[@]}"; do
     elasticsearch) install_elasticsearch ;;
     schemathesis) install_schemathesis ;;
     cluster) install_cluster ;;
+    mail) install_mail ;; # tools/mail-tools.sh
     *) die "unknown tool '$target' (known: ${ALL[*]})" ;;
   esac
 done

@@ -83,6 +83,17 @@ export const mailSettings = {
     min: 1,
     description: 'longest delay between delivery attempts',
   }),
+  MAIL_JOB_LEASE_MS: setting.int({
+    default: 60_000,
+    min: 100,
+    description:
+      'how long a claimed inbound or index job is held before another consumer may take it (after a crash: the wait before it is redone)',
+  }),
+  MAIL_OUTBOUND_LEASE_MS: setting.int({
+    default: 10 * 60_000,
+    min: 100,
+    description: 'the same for a batch of outbound deliveries (long enough for slow remote servers)',
+  }),
   MAIL_GIVE_UP_AFTER_MS: setting.int({
     default: 5 * 24 * 3_600_000,
     min: 1,

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createMailauthVerifier, type SenderVerifier } from './adapters/mailauth-verifier.ts';
 import { createRecordResolver, createResolver, type MailResolver } from './adapters/dns-resolver.ts';
+import { selectContentChecks, type ContentChecks } from './adapters/select-checks.ts';
 import type { MailConfig } from './config.ts';
 import { TOPIC } from './core/events.ts';
 import type { MailPorts } from './ports.ts';
@@ -27,6 +28,8 @@ export interface StartMailOptions {
   readonly dkim?: DkimKey;
   /** Default: SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE, if set. */
   readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
+  /** spamd and clamd; default: from SPAMD_URL and CLAMD_URL (adapters/select-checks.ts). */
+  readonly checks?: ContentChecks;
   /** false: no SMTP listener (API-only tests). */
   readonly smtpIn?: boolean;
   /** false: the consumers do not run by themselves; call `settle()` (deterministic tests). */
@@ -78,6 +81,8 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     ...ports,
     domains: config.domains,
     spamThreshold: config.MAIL_SPAM_THRESHOLD,
+    leaseMs: config.MAIL_JOB_LEASE_MS,
+    ...(options.checks ?? selectContentChecks(config)),
     now: options.now,
     onError: options.onError,
   });
@@ -87,6 +92,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     resolver,
     remotePort: config.SMTP_REMOTE_PORT,
     heloName: config.domains[0],
+    leaseMs: config.MAIL_OUTBOUND_LEASE_MS,
     retry: {
       baseMs: config.MAIL_RETRY_BASE_MS,
       maxMs: config.MAIL_RETRY_MAX_MS,
@@ -96,7 +102,12 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     now: options.now,
     onError: options.onError,
   });
-  const indexer = createIndexer({ ...ports, now: options.now, onError: options.onError });
+  const indexer = createIndexer({
+    ...ports,
+    leaseMs: config.MAIL_JOB_LEASE_MS,
+    now: options.now,
+    onError: options.onError,
+  });
   const smtpIn =
     options.smtpIn === false
       ? undefined

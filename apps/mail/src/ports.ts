@@ -150,6 +150,8 @@ export interface PushRecord {
 export interface Push {
   publish(userId: string, event: PushEvent): Promise<void>;
   subscribe(userId: string, listener: (record: PushRecord) => void): () => void;
+  /** The seq of the user's newest event (0 when none): where a live-only feed starts. */
+  latest(userId: string): Promise<number>;
   /** Records after `since`; waits up to `waitMs` for one when there are none yet. */
   poll(
     userId: string,

@@ -19,6 +19,7 @@ import { DEFAULT_MAX_RECIPIENTS } from './core/message.ts';
 import { parseSearchQuery } from './core/search-query.ts';
 import { mailErrors } from './errors.ts';
 import type { MailPorts, MessagePage, PushRecord, StoredMessage } from './ports.ts';
+import { openPushFeed, type PushFeed, type PushFeedOptions } from './push-feed.ts';
 import { draftOf, sendMessage, type SendInput } from './send-message.ts';
 
 export type { SendInput } from './send-message.ts';
@@ -213,6 +214,11 @@ export class MailService {
     options: { waitMs: number; limit: number; signal?: AbortSignal },
   ): Promise<PushRecord[]> {
     return this.#ports.push.poll(userId, since, options);
+  }
+
+  /** The user's live events after `since` (or from now), for a WebSocket (push-feed.ts). */
+  feed(userId: string, options: PushFeedOptions): PushFeed {
+    return openPushFeed(this.#ports.push, userId, options);
   }
 
   /** Validates, stores the Sent copy, and queues local and remote delivery (send-message.ts). */

@@ -4,6 +4,7 @@ import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
 import { EXCHANGE_USAGE, exchangeCommand } from './commands/exchange.ts';
 import { ARCHIVE_USAGE, archiveCommand } from './commands/archive.ts';
 import { CommandUsageError, LEADERBOARD_USAGE, leaderboardCommand } from './commands/leaderboard.ts';
+import { MAIL_USAGE, mailCommand } from './commands/mail.ts';
 import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
 import { SERVICES } from './services.ts';
@@ -20,6 +21,7 @@ ${ROLES}
 ${LEADERBOARD_USAGE}
 ${EXCHANGE_USAGE}
 ${ARCHIVE_USAGE}
+${MAIL_USAGE}
   openapi [--out <file>]        print (or write) the platform's OpenAPI document
   token --sub <id> --scope <s>  print a bearer token the embedded platform accepts
         [--ttl <seconds>] [--data-dir <dir>]
@@ -52,6 +54,8 @@ export async function main(argv: readonly string[], env = process.env): Promise<
         return await exchangeCommand(rest, env);
       case 'archive':
         return await archiveCommand(rest, env);
+      case 'mail':
+        return await mailCommand(rest, env);
       case 'openapi': {
         const { values } = parse(rest, { out: { type: 'string' } });
         const text = openApiText(await platformOpenApi());

@@ -8,14 +8,17 @@ import type { MailService } from '../service.ts';
 import { folderRoutes } from './folder-routes.ts';
 import { messageRoutes } from './message-routes.ts';
 import { auth, tags, userOf } from './route-common.ts';
-import { pageSchema, pollQuerySchema, pollReplySchema, searchQuerySchema } from './schemas.ts';
-import { pushView, summaryView } from './views.ts';
+import { eventRoutes } from './event-routes.ts';
+import { pageSchema, searchQuerySchema } from './schemas.ts';
+import { summaryView } from './views.ts';
 
 export interface MailRoutesOptions {
   readonly service: MailService;
   readonly sendLimitPerMinute: number;
   /** Largest POST /v1/messages body (base64 attachments included). */
   readonly sendBodyLimit: number;
+  /** How often an open WebSocket reads the event backlog unprompted (default 1 s). */
+  readonly eventCatchUpMs?: number;
 }
 
 // Users whose mailbox this process has made sure of; cleared when large (it is only a cache).
@@ -35,6 +38,10 @@ export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, option
 
   void app.register(folderRoutes, { service });
   void app.register(messageRoutes, options);
+  void app.register(eventRoutes, {
+    service,
+    ...(options.eventCatchUpMs === undefined ? {} : { catchUpMs: options.eventCatchUpMs }),
+  });
 
   app.get<{ Querystring: { q: string; limit: number; cursor?: string } }>(
     '/v1/search',
@@ -60,30 +67,5 @@ export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, option
     },
   );
 
-  app.get<{ Querystring: { since: number; wait_ms: number } }>(
-    '/v1/events/poll',
-    {
-      schema: {
-        tags,
-        summary: 'Long poll: the events after `since`, waiting up to wait_ms for one',
-        querystring: pollQuerySchema,
-        response: { 200: pollReplySchema },
-      },
-      config: { auth },
-    },
-    async (request, reply) => {
-      const { since, wait_ms } = request.query;
-      // A client that goes away ends its wait instead of holding a listener until the timeout
-      // (the response's close, not the request's: that one fires once the request is read).
-      const controller = new AbortController();
-      reply.raw.once('close', () => controller.abort());
-      const records = await service.poll(userOf(request), since, {
-        waitMs: wait_ms,
-        limit: 100,
-        signal: controller.signal,
-      });
-      return { data: records.map(pushView), next_since: records.at(-1)?.seq ?? since };
-    },
-  );
   done();
 };

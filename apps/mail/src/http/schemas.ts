@@ -89,6 +89,18 @@ export const pollQuerySchema = {
   },
 } as const;
 
+export const socketQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    since: { type: 'integer', minimum: 0, description: 'replay the events after this seq first' },
+    access_token: {
+      type: 'string',
+      description: 'the token, when neither header nor subprotocol can carry it',
+    },
+  },
+} as const;
+
 export const sendBodySchema = {
   type: 'object',
   required: ['subject', 'body'],

@@ -19,6 +19,8 @@ import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
 import { handleJob } from './handle-job.ts';
 import { joinThread, storeAttachments } from '../store-steps.ts';
 import type { BlobStore, MetadataStore, Push, Queue, StoredMessage } from '../ports.ts';
+import type { SpamChecker } from '../adapters/spamd-checker.ts';
+import type { VirusScanner } from '../adapters/clamd-scanner.ts';
 
 export interface WorkerOptions {
   readonly queue: Queue;
@@ -27,6 +29,10 @@ export interface WorkerOptions {
   readonly push: Push;
   readonly domains: readonly string[];
   readonly spamThreshold: number;
+  /** SpamAssassin (SPAMD_URL): its verdict of spam files the message in Junk, whatever ours. */
+  readonly spamd?: SpamChecker;
+  /** ClamAV (CLAMD_URL): an infected message is delivered to no one (see handleInbound). */
+  readonly virusScanner?: VirusScanner;
   readonly now?: () => number;
   readonly batchSize?: number;
   readonly leaseMs?: number;
@@ -125,6 +131,22 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       return;
     }
+    // A virus reaches no mailbox: the message stays quarantined as its raw blob (never parsed
+    // into attachments), and each recipient's failure goes to the error queue, so a local
+    // sender gets a bounce naming the signature; a remote one gets none (no backscatter).
+    const virus = await options.virusScanner?.scan(raw);
+    if (virus?.infected === true) {
+      for (const userId of job.recipients) {
+        await fail(
+          job,
+          parsed,
+          mailboxOf(userId, options.domains[0] ?? ''),
+          '5.7.1',
+          `550 5.7.1 message refused: virus ${virus.signature} found; quarantined`,
+        );
+      }
+      return;
+    }
     const verdict = scoreSpam({
       subject: parsed.subject,
       text: parsed.text,
@@ -135,7 +157,10 @@ export function createWorker(options: WorkerOptions): Worker {
       dkim: job.auth.dkim,
       dmarc: job.auth.dmarc,
     });
-    const folderId = isSpam(verdict.score, options.spamThreshold) ? FOLDER.junk : FOLDER.inbox;
+    const external = await options.spamd?.check(raw);
+    const spam = isSpam(verdict.score, options.spamThreshold) || external?.spam === true;
+    const folderId = spam ? FOLDER.junk : FOLDER.inbox;
+    const spamScore = external?.score ?? verdict.score;
     for (const userId of job.recipients) {
       // Mail sent through the API names local users that may not exist (SMTP refused those already).
       if (!(await metadata.hasUser(userId))) {
@@ -148,7 +173,7 @@ export function createWorker(options: WorkerOptions): Worker {
         );
         continue;
       }
-      await fileCopy(job, parsed, userId, folderId, verdict.score);
+      await fileCopy(job, parsed, userId, folderId, spamScore);
     }
   };
 

@@ -16,13 +16,24 @@ export interface TestApi {
     url: string,
     options?: { user?: string; scopes?: string[]; body?: unknown },
   ): Promise<LightMyRequestResponse>;
+  token(user: string, scopes?: string[]): Promise<string>;
 }
 
 export async function startApi(
   t: Test,
-  options: { env?: Record<string, string>; rateLimit?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    rateLimit?: boolean;
+    eventCatchUpMs?: number;
+    /** Also listen for SMTP (on a free port) with real DNS at this server. */
+    smtp?: boolean;
+  } = {},
 ): Promise<TestApi> {
-  const mail = await startTestMail(t, { env: options.env, resolver: servfail, extra: { smtpIn: false } });
+  const mail = await startTestMail(t, {
+    env: options.env,
+    resolver: servfail,
+    extra: { smtpIn: options.smtp === true },
+  });
   const app = await createHttpApp({
     name: 'mail-test',
     version: '0.0.0',
@@ -34,25 +45,28 @@ export async function startApi(
     service: mail.service,
     sendLimitPerMinute: Number(options.env?.MAIL_SEND_LIMIT_PER_MINUTE ?? 60),
     sendBodyLimit: 2 * 1024 * 1024,
+    ...(options.eventCatchUpMs === undefined ? {} : { eventCatchUpMs: options.eventCatchUpMs }),
   });
   registerQueueMetrics(app.metrics, mail.ports.queue);
   await app.ready();
   t.teardown(() => app.close());
   const tokens = new Map<string, string>();
+  const tokenOf = async (user: string, scopes = ['mail']): Promise<string> => {
+    const key = `${user} ${scopes.join(' ')}`;
+    let token = tokens.get(key);
+    if (token === undefined) {
+      token = await mintToken({ secret: SECRET, sub: user, scopes });
+      tokens.set(key, token);
+    }
+    return token;
+  };
   return {
     app,
     mail,
+    token: tokenOf,
     async call(method, url, { user, scopes = ['mail'], body } = {}) {
       const headers: Record<string, string> = {};
-      if (user !== undefined) {
-        const key = `${user} ${scopes.join(' ')}`;
-        let token = tokens.get(key);
-        if (token === undefined) {
-          token = await mintToken({ secret: SECRET, sub: user, scopes });
-          tokens.set(key, token);
-        }
-        headers.authorization = `Bearer ${token}`;
-      }
+      if (user !== undefined) headers.authorization = `Bearer ${await tokenOf(user, scopes)}`;
       return app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
     },
   };

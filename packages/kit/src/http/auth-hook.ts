@@ -40,6 +40,25 @@ function repeatsAuthorization(request: FastifyRequest): boolean {
 }
 const authorizationName = /^authorization$/i;
 
+/** The Sec-WebSocket-Protocol entry that carries a token: `bearer.<token>`. */
+const BEARER_PROTOCOL_PREFIX = 'bearer.';
+
+/**
+ * A browser cannot set headers on a WebSocket handshake, so a route that opts in
+ * (`auth.webSocket`) also takes the token from a `bearer.<token>` subprotocol or an
+ * `access_token` query parameter (RFC 6750 §2.3), on upgrade requests only.
+ */
+function socketToken(request: FastifyRequest): string | undefined {
+  if (request.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
+  for (const protocol of (request.headers['sec-websocket-protocol'] ?? '').split(',')) {
+    const trimmed = protocol.trim();
+    if (trimmed.startsWith(BEARER_PROTOCOL_PREFIX)) return trimmed.slice(BEARER_PROTOCOL_PREFIX.length);
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.access_token;
+  return typeof fromQuery === 'string' && fromQuery !== '' ? fromQuery : undefined;
+}
+
 export function installAuthHook(
   app: FastifyInstance,
   authenticator: Authenticator,
@@ -62,7 +81,11 @@ export function installAuthHook(
       );
     }
     const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
-    const token = match?.[1];
+    const token =
+      match?.[1] ??
+      (auth.webSocket === true && request.headers.authorization === undefined
+        ? socketToken(request)
+        : undefined);
     if (token === undefined) {
       return reject(
         kitErrors.KIT_UNAUTHORIZED('missing bearer token in the Authorization header', undefined, challenge),

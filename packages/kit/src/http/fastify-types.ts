@@ -14,8 +14,11 @@ declare module 'fastify' {
     principal?: Principal;
   }
   interface FastifyContextConfig {
-    /** Requires a bearer token carrying this scope. */
-    auth?: { scope: string };
+    /**
+     * Requires a bearer token carrying this scope. `webSocket`: on a WebSocket upgrade the token
+     * may also come as a `bearer.<token>` subprotocol or an `access_token` query parameter.
+     */
+    auth?: { scope: string; webSocket?: boolean };
   }
   interface FastifyInstance {
     /** The app's own Prometheus registry: pass `registers: [app.metrics]` to new metrics. */

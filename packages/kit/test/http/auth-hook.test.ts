@@ -177,3 +177,38 @@ t.test('a 403 carries the failed-authentication headers too', async (t) => {
   t.equal(res.headers['x-rate-limit-remaining'], '4');
   t.ok(Number(res.headers['x-rate-limit-reset']) > Date.now() / 1000);
 });
+
+t.test(
+  'a WebSocket route may take the token from a bearer.<token> subprotocol or access_token',
+  async (t) => {
+    const app = await testApp();
+    const handler = async (request: { principal?: { sub: string } }) => ({ sub: request.principal?.sub });
+    app.get('/socket', { config: { auth: { scope: 'mail', webSocket: true } } }, handler);
+    app.get('/plain', { config: { auth: { scope: 'mail' } } }, handler);
+    const good = await token(['mail'], 'alice');
+    const upgrade = { upgrade: 'websocket', connection: 'Upgrade' };
+    const cases: [string, string, Record<string, string>, number][] = [
+      [
+        'subprotocol',
+        '/socket',
+        { ...upgrade, 'sec-websocket-protocol': `tessera.events.v1, bearer.${good}` },
+        200,
+      ],
+      ['query', `/socket?access_token=${good}`, upgrade, 200],
+      ['query without an upgrade', `/socket?access_token=${good}`, {}, 401],
+      [
+        'subprotocol on a route that did not opt in',
+        '/plain',
+        { ...upgrade, 'sec-websocket-protocol': `bearer.${good}` },
+        401,
+      ],
+      ['query on a route that did not opt in', `/plain?access_token=${good}`, upgrade, 401],
+      ['a bad subprotocol token', '/socket', { ...upgrade, 'sec-websocket-protocol': 'bearer.garbage' }, 401],
+    ];
+    for (const [name, url, headers, status] of cases) {
+      const res = await app.inject({ method: 'GET', url, headers });
+      t.equal(res.statusCode, status, name);
+      if (status === 200) t.same(res.json(), { sub: 'alice' }, name);
+    }
+  },
+);

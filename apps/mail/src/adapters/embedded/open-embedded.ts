@@ -30,7 +30,7 @@ export function openEmbeddedMail(options: EmbeddedMailOptions): MailPorts {
   return {
     queue: new SqliteQueue(queueDb, options.now),
     metadata: new SqliteMetadataStore(metadataDb, options.now),
-    blobs: new FileBlobStore(join(dir, 'blobs')),
+    blobs: new FileBlobStore(join(dir, 'blobs'), { fsync: sqlite.synchronous === 'full' }),
     search: new SqliteSearchIndex(searchDb),
     push: new SqlitePush(pushDb, { now: options.now }),
     close() {

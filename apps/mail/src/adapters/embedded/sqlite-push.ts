@@ -34,6 +34,7 @@ export class SqlitePush implements Push {
   readonly #insert: StatementSync;
   readonly #since: StatementSync;
   readonly #prune: StatementSync;
+  readonly #latest: StatementSync;
   #published = 0;
 
   constructor(db: DatabaseSync, options: SqlitePushOptions = {}) {
@@ -46,6 +47,7 @@ export class SqlitePush implements Push {
       'SELECT seq, at, event FROM push_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
     this.#prune = db.prepare('DELETE FROM push_events WHERE at < ?');
+    this.#latest = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM push_events WHERE user_id = ?');
   }
 
   publish(userId: string, event: PushEvent): Promise<void> {
@@ -61,6 +63,10 @@ export class SqlitePush implements Push {
   subscribe(userId: string, listener: (record: PushRecord) => void): () => void {
     this.#emitter.on(userId, listener);
     return () => this.#emitter.off(userId, listener);
+  }
+
+  latest(userId: string): Promise<number> {
+    return settle(() => (this.#latest.get(userId) as { seq: number }).seq);
   }
 
   async poll(
