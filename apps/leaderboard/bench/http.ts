@@ -20,6 +20,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const FSYNC = process.env.DATA_FSYNC ?? 'true';
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 // The `api` role as production runs it: `tessera run leaderboard api`.
 const API_ROLE = [
@@ -45,7 +46,15 @@ async function startServer(
   dataDir: string,
 ): Promise<{ url: string; stop: () => void }> {
   const pin = hasTaskset();
-  const nodeArgs = ['--conditions=development', '--disable-warning=ExperimentalWarning', ...script];
+  // BENCH_CPU_PROF=<dir>: the api process writes a V8 CPU profile there when it stops.
+  const profile =
+    script === API_ROLE && PROFILE_DIR !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const nodeArgs = [
+    '--conditions=development',
+    '--disable-warning=ExperimentalWarning',
+    ...profile,
+    ...script,
+  ];
   const child = pin
     ? spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs], {
         stdio: ['ignore', 'pipe', 'inherit'],
