@@ -86,6 +86,28 @@ export class LeaderboardService {
     return { period: win.period, standing, replayed: duplicate };
   }
 
+  /**
+   * The current period's top list when the cache holds it (the full `top` fills it), else
+   * undefined: for answers that must not wait.
+   */
+  cachedTop(limit: number): { period: Period; entries: readonly Entry[] } | undefined {
+    const month = this.currentPeriod();
+    const entries = this.#topLists?.get(month, limit);
+    return entries === undefined ? undefined : { period: month, entries };
+  }
+
+  /**
+   * A player's standing in the current period when the store can answer at once, else
+   * undefined (as for a player without a score: `standing` then answers, with its 404). Only
+   * with stores that every write goes through (the top-list cache's condition): there no other
+   * process can have archived the current period, so its reader is the live ranking.
+   */
+  currentStandingNow(userId: string): Standing | undefined {
+    const { standingNow } = this.#ports.rankings;
+    if (this.#topLists === undefined || standingNow === undefined) return undefined;
+    return standingNow(this.currentPeriod(), userId);
+  }
+
   async top(
     period: Period | undefined,
     offset: number,

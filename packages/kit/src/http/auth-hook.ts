@@ -4,10 +4,11 @@
  * Every failure (401, 403, an ambiguous header) is counted against the client address; see
  * auth-failures.ts.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Authenticator, Principal } from '../auth.ts';
 import { ProblemError, kitErrors } from '../errors.ts';
 import type { AuthFailureLimit } from './auth-failures.ts';
+import { bearerToken, repeatsAuthorization } from './fast-routes.ts';
 
 // RFC 6750 §3: a 401 tells the client which scheme to use.
 const challenge = { 'WWW-Authenticate': 'Bearer' };
@@ -19,26 +20,6 @@ function withChallenge(problem: ProblemError): ProblemError {
     cause: problem.cause,
   });
 }
-
-/**
- * Node keeps only the first of repeated Authorization headers in `headers`; a proxy or client
- * that adds a second one must not get "first one wins", so the raw list is counted.
- */
-function repeatsAuthorization(request: FastifyRequest): boolean {
-  const raw = request.raw.rawHeaders;
-  let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    // Allocation-free, the usual spellings first: this runs on every authenticated request.
-    const isAuthorization =
-      name === 'Authorization' ||
-      name === 'authorization' ||
-      (name.length === 13 && authorizationName.test(name));
-    if (isAuthorization && ++seen > 1) return true;
-  }
-  return false;
-}
-const authorizationName = /^authorization$/i;
 
 export function installAuthHook(
   app: FastifyInstance,
@@ -54,15 +35,14 @@ export function installAuthHook(
       if (failures === undefined) return done(problem);
       failures.fail(request, problem).then(done, () => done(problem));
     };
-    if (repeatsAuthorization(request)) {
+    if (repeatsAuthorization(request.raw.rawHeaders)) {
       return reject(
         kitErrors.KIT_MALFORMED_REQUEST('the request has more than one Authorization header', undefined, {
           'WWW-Authenticate': 'Bearer error="invalid_request"',
         }),
       );
     }
-    const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
-    const token = match?.[1];
+    const token = bearerToken(request.headers.authorization);
     if (token === undefined) {
       return reject(
         kitErrors.KIT_UNAUTHORIZED('missing bearer token in the Authorization header', undefined, challenge),

@@ -5,6 +5,7 @@
 /// <reference types="@fastify/swagger" preserve="true" />
 import type { Registry } from 'prom-client';
 import type { Principal } from '../auth.ts';
+import type { FastAnswer } from './fast-routes.ts';
 
 export type ReadinessCheck = () => boolean | Promise<boolean>;
 
@@ -22,5 +23,10 @@ declare module 'fastify' {
     metrics: Registry;
     /** /readyz answers 503 until every registered check returns true. */
     addReadinessCheck(name: string, check: ReadinessCheck): void;
+    /**
+     * Beside a GET route, an answer for its cheap common case that skips fastify's pipeline
+     * (see http/fast-routes.ts); ignored where the app has rate limits, tracing or a debug log.
+     */
+    addFastAnswer(answer: FastAnswer): void;
   }
 }
