@@ -2,7 +2,7 @@ import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
 import type { Win } from './core/win.ts';
 import { leaderboardErrors } from './errors.ts';
-import type { LeaderboardPorts, Profile } from './ports.ts';
+import type { LeaderboardPorts, Profile, StandingsReader } from './ports.ts';
 import { readerFor } from './rollover.ts';
 import { TopListCache } from './top-list-cache.ts';
 
@@ -117,7 +117,7 @@ export class LeaderboardService {
     const cached = offset === 0 ? this.#topLists?.get(month, limit) : undefined;
     if (cached !== undefined) return { period: month, entries: cached };
     const readAt = this.#topLists?.version ?? 0;
-    const reader = await readerFor(month, this.#ports);
+    const reader = await this.#readerFor(month);
     const entries = await this.#named(await reader.top(month, offset, limit));
     if (offset === 0) this.#topLists?.set(month, limit, entries, readAt);
     return { period: month, entries };
@@ -129,7 +129,7 @@ export class LeaderboardService {
     around: number | undefined,
   ): Promise<{ period: Period; standing: Standing; window?: Entry[] }> {
     const month = period ?? this.currentPeriod();
-    const reader = await readerFor(month, this.#ports);
+    const reader = await this.#readerFor(month);
     const standing = await reader.standing(month, userId);
     if (standing === undefined) {
       throw leaderboardErrors.LB_USER_NOT_RANKED(`user ${userId} has no score in ${month}`);
@@ -149,6 +149,16 @@ export class LeaderboardService {
     await this.#ports.profiles.put(userId, profile);
     // The top lists show user names: any of them may hold this player.
     this.#topLists?.clear();
+  }
+
+  /**
+   * Where a period is read. With stores every write goes through (the top-list cache's
+   * condition), the current period is always the live ranking: only this process archives, and
+   * only periods before the current one; the lookup (the live periods, sorted) is skipped then.
+   */
+  #readerFor(period: Period): Promise<StandingsReader> | StandingsReader {
+    if (this.#topLists !== undefined && period === this.currentPeriod()) return this.#ports.rankings;
+    return readerFor(period, this.#ports);
   }
 
   async #named(standings: readonly Standing[]): Promise<Entry[]> {
