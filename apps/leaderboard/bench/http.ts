@@ -204,6 +204,8 @@ end`;
 
 interface Fixed {
   rate: number;
+  /** Server CPU time per request at this rate, µs: comparable between servers at one rate. */
+  cpuMicros: number;
   achieved: number;
   p50: number;
   p90: number;
@@ -213,17 +215,27 @@ interface Fixed {
 }
 
 /** One open-loop run of vegeta at `rate` requests/s over `targets` (vegeta's JSON target format). */
-function fixedRate(vegeta: string, dir: string, title: string, targets: string[], rate: number): Fixed {
+function fixedRate(
+  vegeta: string,
+  dir: string,
+  server: Server,
+  title: string,
+  targets: string[],
+  rate: number,
+): Fixed {
   const file = join(dir, `${title.replace(/\W+/g, '-')}.targets`);
   writeFileSync(file, `${targets.join('\n')}\n`);
   const attack = `${vegeta} attack -format=json -targets=${file} -rate=${rate}/s -duration=${RATE_SECONDS}s`;
   const pin = hasTaskset() ? 'taskset -c 1 ' : '';
+  const cpuBefore = cpuSeconds(server.pid);
   const raw = JSON.parse(
     execFileSync('bash', ['-c', `${pin}${attack} | ${vegeta} report -type=json`], { encoding: 'utf8' }),
-  ) as { latencies: Record<string, number>; throughput: number; success: number };
+  ) as { latencies: Record<string, number>; throughput: number; success: number; requests: number };
+  const cpu = cpuSeconds(server.pid) - cpuBefore;
   const ms = (ns: number | undefined) => Math.round((ns ?? 0) / 1e4) / 100;
   const figures: Fixed = {
     rate,
+    cpuMicros: Math.round((cpu / raw.requests) * 1e7) / 10,
     achieved: Math.round(raw.throughput),
     p50: ms(raw.latencies['50th']),
     p90: ms(raw.latencies['90th']),
@@ -233,7 +245,7 @@ function fixedRate(vegeta: string, dir: string, title: string, targets: string[]
   };
   console.log(
     `  ${title} at ${rate}/s: p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms, ` +
-      `${Math.round(figures.success * 100)}% 2xx · load ${loadAverage()}`,
+      `${Math.round(figures.success * 100)}% 2xx, ${figures.cpuMicros} µs CPU/request · load ${loadAverage()}`,
   );
   return figures;
 }
@@ -333,16 +345,30 @@ try {
     const rank = () => ({ method: 'GET', path: `/v1/scores/${player(random(PLAYERS))}` });
     const topTen = () => ({ method: 'GET', path: '/v1/scores' });
     fixed.updates!.push(
-      fixedRate(vegeta, scripts, 'score updates', vegetaTargets(server.url, token, count, post), rate),
+      fixedRate(
+        vegeta,
+        scripts,
+        server,
+        'score updates',
+        vegetaTargets(server.url, token, count, post),
+        rate,
+      ),
     );
     fixed.reads!.push(
-      fixedRate(vegeta, scripts, 'rank reads', vegetaTargets(server.url, token, count, rank), rate),
+      fixedRate(vegeta, scripts, server, 'rank reads', vegetaTargets(server.url, token, count, rank), rate),
     );
     fixed.top!.push(
-      fixedRate(vegeta, scripts, 'top-10 reads', vegetaTargets(server.url, token, 1, topTen), rate),
+      fixedRate(vegeta, scripts, server, 'top-10 reads', vegetaTargets(server.url, token, 1, topTen), rate),
     );
     fixed.baseline!.push(
-      fixedRate(vegeta, scripts, 'baseline: bare node:http', vegetaTargets(bare.url, token, 1, topTen), rate),
+      fixedRate(
+        vegeta,
+        scripts,
+        bare,
+        'baseline: bare node:http',
+        vegetaTargets(bare.url, token, 1, topTen),
+        rate,
+      ),
     );
   }
   rmSync(scripts, { recursive: true, force: true });
@@ -364,10 +390,10 @@ try {
       baseline: 'baseline',
     };
     printTable(
-      'latency at fixed offered loads (p50 / p99 / max, ms)',
+      'at fixed offered loads: p50 / p99 / max latency (ms), server CPU per request (µs)',
       Object.entries(fixed).map(([kind, list]) => [
         names[kind as keyof typeof names],
-        list.map((f) => `${f.rate}/s: ${f.p50} / ${f.p99} / ${f.max}`).join('   '),
+        list.map((f) => `${f.rate}/s: ${f.p50} / ${f.p99} / ${f.max} ms, ${f.cpuMicros} µs`).join('   '),
       ]),
     );
   }
