@@ -1,25 +1,35 @@
 /**
  * The leaderboard over HTTP on loopback: the `api` role (embedded stores) in its own process pinned to
- * one core (taskset -c 0), wrk generating load from the other core (taskset -c 1).
+ * one core (taskset -c 0), the load generator on the other core (taskset -c 1), and bare node:http
+ * (bench/baseline-server.ts) on the same core as the yardstick, measured in every round.
  *
- * Measures, each for BENCH_SECONDS (default 10): score updates (POST /v1/scores, random players)
- * and rank reads (GET /v1/scores/{user_id}, random players), after seeding BENCH_PLAYERS players,
- * and top-10 reads. The durable log fsyncs every group commit (DATA_FSYNC=true, the default).
- * wrk, not a Node load generator: a JavaScript client saturates its core before the server does.
+ * Throughput (saturation, closed loop, wrk): BENCH_RUNS rounds (default 3) of score updates
+ * (POST /v1/scores, random players), rank reads (GET /v1/scores/{user_id}, random players) and
+ * top-10 reads, then the baseline, each for BENCH_SECONDS (default 5), after seeding BENCH_PLAYERS
+ * players; the medians are reported, with the server's CPU time per request (from /proc), which
+ * moves less than requests/s when other work shares the machine.
+ * Latency at fixed offered loads (open loop, vegeta): BENCH_RATES (default 1000,2000 requests/s)
+ * for BENCH_RATE_SECONDS (default 5) each, every kind of request and the baseline.
+ * The durable log fsyncs every group commit (DATA_FSYNC=true, the default). wrk and vegeta, not a
+ * Node load generator: a JavaScript client saturates its core before the server does.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { mintToken } from '@tessera/kit';
-import { machine, printTable, saveResults } from './report.ts';
+import { machine, printTable, saveResults, seededRandom } from './report.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RATES = (process.env.BENCH_RATES ?? '1000,2000').split(',').filter(Boolean).map(Number);
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 5);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const FSYNC = process.env.DATA_FSYNC ?? 'true';
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 // The `api` role as production runs it: `tessera run leaderboard api`.
 const API_ROLE = [
@@ -30,6 +40,7 @@ const API_ROLE = [
 ];
 const BASELINE = [fileURLToPath(new URL('./baseline-server.ts', import.meta.url))];
 const ENSURE_WRK = fileURLToPath(new URL('../../../tools/ensure-wrk.sh', import.meta.url));
+const ENSURE_VEGETA = fileURLToPath(new URL('../../../tools/ensure-vegeta.sh', import.meta.url));
 
 function hasTaskset(): boolean {
   try {
@@ -40,12 +51,17 @@ function hasTaskset(): boolean {
   }
 }
 
-async function startServer(
-  script: readonly string[],
-  dataDir: string,
-): Promise<{ url: string; stop: () => void }> {
+async function startServer(script: readonly string[], dataDir: string): Promise<Server> {
   const pin = hasTaskset();
-  const nodeArgs = ['--conditions=development', '--disable-warning=ExperimentalWarning', ...script];
+  // BENCH_CPU_PROF=<dir>: the api process writes a V8 CPU profile there when it stops.
+  const profile =
+    script === API_ROLE && PROFILE_DIR !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const nodeArgs = [
+    '--conditions=development',
+    '--disable-warning=ExperimentalWarning',
+    ...profile,
+    ...script,
+  ];
   const child = pin
     ? spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs], {
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -60,7 +76,24 @@ async function startServer(
       if (entry.url && entry.msg?.endsWith('listening')) resolve(entry.url);
     });
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  stop: () => void;
+}
+
+/** CPU seconds (user + system, every thread) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of proc(5)'s stat; this list starts at field 3.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }
 
 function serverEnv(dataDir: string): NodeJS.ProcessEnv {
@@ -77,7 +110,10 @@ function serverEnv(dataDir: string): NodeJS.ProcessEnv {
 }
 
 interface Figures {
+  requests: number;
   requestsPerSecond: number;
+  /** Server CPU time per request, µs (all its threads). */
+  cpuMicros: number;
   p50: number;
   p90: number;
   p99: number;
@@ -87,12 +123,12 @@ interface Figures {
 }
 
 /** The Lua that makes wrk send `request` and print its figures as one JSON line. */
-function wrkScript(token: string, request: string): string {
+function wrkScript(token: string, request: string, start: number): string {
   return `
 wrk.headers["Authorization"] = "Bearer ${token}"
 wrk.headers["Content-Type"] = "application/json"
 local players = ${PLAYERS}
-local counter = 0
+local counter = ${start}
 math.randomseed(7)
 local function player(i) return string.format("p%023x", i) end
 ${request}
@@ -107,15 +143,17 @@ end
 
 function load(
   dir: string,
-  url: string,
+  server: Server,
   token: string,
   title: string,
   request: string,
   seconds: number,
+  start = 0,
 ): Figures {
   const script = join(dir, `${title.replace(/\W+/g, '-')}.lua`);
-  writeFileSync(script, wrkScript(token, request));
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', script, url];
+  writeFileSync(script, wrkScript(token, request, start));
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', script, server.url];
+  const cpuBefore = cpuSeconds(server.pid);
   const output = execFileSync(
     hasTaskset() ? 'taskset' : 'wrk',
     hasTaskset() ? ['-c', '1', 'wrk', ...args] : args,
@@ -126,9 +164,12 @@ function load(
   const line = output.split('\n').find((l) => l.startsWith('{"requests"'));
   if (line === undefined) throw new Error(`wrk printed no figures:\n${output}`);
   const raw = JSON.parse(line) as Record<string, number>;
+  const cpu = cpuSeconds(server.pid) - cpuBefore;
   const ms = (us: number | undefined) => Math.round((us ?? 0) / 10) / 100;
   const figures: Figures = {
+    requests: raw.requests!,
     requestsPerSecond: (raw.requests! / raw.us!) * 1e6,
+    cpuMicros: Math.round((cpu / raw.requests!) * 1e7) / 10,
     p50: ms(raw.p50),
     p90: ms(raw.p90),
     p99: ms(raw.p99),
@@ -137,7 +178,8 @@ function load(
     errors: raw.errors!,
   };
   console.log(
-    `  ${title}: ${Math.round(figures.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${figures.p99} ms`,
+    `  ${title}: ${Math.round(figures.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${figures.p99} ms, ` +
+      `${figures.cpuMicros} µs CPU/request · load ${loadAverage()}`,
   );
   return figures;
 }
@@ -160,50 +202,217 @@ request = function()
   return wrk.format("GET", "/v1/scores")
 end`;
 
+interface Fixed {
+  rate: number;
+  /** Server CPU time per request at this rate, µs: comparable between servers at one rate. */
+  cpuMicros: number;
+  achieved: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  success: number;
+}
+
+/** One open-loop run of vegeta at `rate` requests/s over `targets` (vegeta's JSON target format). */
+function fixedRate(
+  vegeta: string,
+  dir: string,
+  server: Server,
+  title: string,
+  targets: string[],
+  rate: number,
+): Fixed {
+  const file = join(dir, `${title.replace(/\W+/g, '-')}.targets`);
+  writeFileSync(file, `${targets.join('\n')}\n`);
+  const attack = `${vegeta} attack -format=json -targets=${file} -rate=${rate}/s -duration=${RATE_SECONDS}s`;
+  const pin = hasTaskset() ? 'taskset -c 1 ' : '';
+  const cpuBefore = cpuSeconds(server.pid);
+  const raw = JSON.parse(
+    execFileSync('bash', ['-c', `${pin}${attack} | ${vegeta} report -type=json`], { encoding: 'utf8' }),
+  ) as { latencies: Record<string, number>; throughput: number; success: number; requests: number };
+  const cpu = cpuSeconds(server.pid) - cpuBefore;
+  const ms = (ns: number | undefined) => Math.round((ns ?? 0) / 1e4) / 100;
+  const figures: Fixed = {
+    rate,
+    cpuMicros: Math.round((cpu / raw.requests) * 1e7) / 10,
+    achieved: Math.round(raw.throughput),
+    p50: ms(raw.latencies['50th']),
+    p90: ms(raw.latencies['90th']),
+    p99: ms(raw.latencies['99th']),
+    max: ms(raw.latencies.max),
+    success: raw.success,
+  };
+  console.log(
+    `  ${title} at ${rate}/s: p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms, ` +
+      `${Math.round(figures.success * 100)}% 2xx, ${figures.cpuMicros} µs CPU/request · load ${loadAverage()}`,
+  );
+  return figures;
+}
+
+function vegetaTargets(
+  url: string,
+  token: string,
+  count: number,
+  make: (i: number) => { method: string; path: string; body?: string },
+): string[] {
+  const header = { Authorization: [`Bearer ${token}`], 'Content-Type': ['application/json'] };
+  return Array.from({ length: count }, (_, i) => {
+    const { method, path, body } = make(i);
+    const target: Record<string, unknown> = { method, url: `${url}${path}`, header };
+    if (body !== undefined) target.body = Buffer.from(body).toString('base64');
+    return JSON.stringify(target);
+  });
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The median of each figure over the runs (each figure on its own). */
+function medianOf(runs: Figures[]): Figures {
+  const pick = (key: keyof Figures) => median(runs.map((r) => r[key]));
+  return {
+    requests: pick('requests'),
+    requestsPerSecond: pick('requestsPerSecond'),
+    cpuMicros: pick('cpuMicros'),
+    p50: pick('p50'),
+    p90: pick('p90'),
+    p99: pick('p99'),
+    p999: pick('p999'),
+    max: pick('max'),
+    errors: pick('errors'),
+  };
+}
+
 execFileSync('bash', [ENSURE_WRK], { stdio: 'inherit' });
+const vegeta = RATES.length > 0 ? execFileSync('bash', [ENSURE_VEGETA], { encoding: 'utf8' }).trim() : '';
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-lb-http-'));
 const server = await startServer(API_ROLE, dataDir);
+const bare = await startServer(BASELINE, dataDir);
+const player = (i: number) => `p${i.toString(16).padStart(23, '0')}`;
+const random = seededRandom(11);
 try {
   console.log(`leaderboard HTTP benchmark · ${machine()}`);
   console.log(
-    `setup: server on core 0${hasTaskset() ? ' (taskset)' : ' (not pinned: taskset missing)'}, wrk on core 1, ` +
-      `${CONNECTIONS} connections, ${SECONDS} s per run, ${PLAYERS.toLocaleString('en-US')} players, fsync ${FSYNC}`,
+    `setup: server on core 0${hasTaskset() ? ' (taskset)' : ' (not pinned: taskset missing)'}, load generator on core 1, ` +
+      `wrk ${CONNECTIONS} connections, ${RUNS} × ${SECONDS} s per figure, ${PLAYERS.toLocaleString('en-US')} players, ` +
+      `fsync ${FSYNC}; load average before: ${loadAverage()}`,
   );
   const token = await mintToken({ secret: SECRET, sub: 'bench', scopes: ['scores:write', 'scores:read'] });
   const scripts = mkdtempSync(join(tmpdir(), 'tessera-wrk-'));
-  // Seed every player once (not measured, also the warm-up).
-  load(scripts, server.url, token, 'seeding', POST_EACH_PLAYER, Math.max(3, Math.ceil(PLAYERS / 5_000)));
-  const updates = load(scripts, server.url, token, 'score updates', POST_RANDOM, SECONDS);
-  const reads = load(scripts, server.url, token, 'rank reads', GET_RANK, SECONDS);
-  const top = load(scripts, server.url, token, 'top-10 reads', GET_TOP, SECONDS);
-  const bare = await startServer(BASELINE, dataDir);
-  const baseline = load(scripts, bare.url, token, 'baseline: bare node:http', GET_TOP, SECONDS);
-  bare.stop();
+  // Seed every player (not measured, also the warm-up): rank reads of unknown players would be 404s.
+  for (let seeded = 0; seeded < PLAYERS;) {
+    seeded += load(scripts, server, token, 'seeding', POST_EACH_PLAYER, 3, seeded).requests;
+  }
+  load(scripts, bare, token, 'warm-up: bare node:http', GET_TOP, 2);
+  const runs: Record<'updates' | 'reads' | 'top' | 'baseline', Figures[]> = {
+    updates: [],
+    reads: [],
+    top: [],
+    baseline: [],
+  };
+  const loads: string[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    console.log(`round ${run} of ${RUNS}`);
+    loads.push(loadAverage());
+    runs.updates.push(load(scripts, server, token, 'score updates', POST_RANDOM, SECONDS));
+    runs.reads.push(load(scripts, server, token, 'rank reads', GET_RANK, SECONDS));
+    runs.top.push(load(scripts, server, token, 'top-10 reads', GET_TOP, SECONDS));
+    runs.baseline.push(load(scripts, bare, token, 'baseline: bare node:http', GET_TOP, SECONDS));
+  }
+  loads.push(loadAverage());
+  const updates = medianOf(runs.updates);
+  const reads = medianOf(runs.reads);
+  const top = medianOf(runs.top);
+  const baseline = medianOf(runs.baseline);
+  // The ratio of each round, then their median: a round's figures share the machine's state.
+  const ratio = (kind: 'updates' | 'reads' | 'top') =>
+    median(runs[kind].map((f, i) => f.requestsPerSecond / runs.baseline[i]!.requestsPerSecond));
+  const ratios = { updates: ratio('updates'), reads: ratio('reads'), top: ratio('top') };
+
+  const fixed: Record<string, Fixed[]> = { updates: [], reads: [], top: [], baseline: [] };
+  if (RATES.length > 0) console.log(`fixed offered loads (vegeta, open loop, ${RATE_SECONDS} s each)`);
+  for (const rate of RATES) {
+    const count = Math.min(rate * RATE_SECONDS, 20_000);
+    const post = (i: number) => ({
+      method: 'POST',
+      path: '/v1/scores',
+      body: JSON.stringify({ user_id: player(random(PLAYERS)), points: 1 + (i % 5) }),
+    });
+    const rank = () => ({ method: 'GET', path: `/v1/scores/${player(random(PLAYERS))}` });
+    const topTen = () => ({ method: 'GET', path: '/v1/scores' });
+    fixed.updates!.push(
+      fixedRate(
+        vegeta,
+        scripts,
+        server,
+        'score updates',
+        vegetaTargets(server.url, token, count, post),
+        rate,
+      ),
+    );
+    fixed.reads!.push(
+      fixedRate(vegeta, scripts, server, 'rank reads', vegetaTargets(server.url, token, count, rank), rate),
+    );
+    fixed.top!.push(
+      fixedRate(vegeta, scripts, server, 'top-10 reads', vegetaTargets(server.url, token, 1, topTen), rate),
+    );
+    fixed.baseline!.push(
+      fixedRate(
+        vegeta,
+        scripts,
+        bare,
+        'baseline: bare node:http',
+        vegetaTargets(bare.url, token, 1, topTen),
+        rate,
+      ),
+    );
+  }
   rmSync(scripts, { recursive: true, force: true });
 
   const row = (f: Figures): string =>
-    `${Math.round(f.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  p50 ${f.p50} ms  p90 ${f.p90} ms  p99 ${f.p99} ms  p99.9 ${f.p999} ms  max ${f.max} ms  errors ${f.errors}`;
-  const share = (f: Figures) =>
-    `${Math.round((f.requestsPerSecond / baseline.requestsPerSecond) * 100)}% of bare node:http`;
-  printTable('results', [
-    ['score updates (POST /v1/scores)', `${row(updates)}  (${share(updates)})`],
-    ['rank reads (GET /v1/scores/{id})', `${row(reads)}  (${share(reads)})`],
-    ['top-10 reads (GET /v1/scores)', `${row(top)}  (${share(top)})`],
+    `${Math.round(f.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ${String(f.cpuMicros).padStart(5)} µs CPU/req  p50 ${f.p50} ms  p99 ${f.p99} ms  p99.9 ${f.p999} ms  errors ${f.errors}`;
+  const share = (kind: 'updates' | 'reads' | 'top') => `${ratios[kind].toFixed(2)} of bare node:http`;
+  printTable(`results: medians of ${RUNS} rounds (load average ${loads.join(' → ')})`, [
+    ['score updates (POST /v1/scores)', `${row(updates)}  (${share('updates')})`],
+    ['rank reads (GET /v1/scores/{id})', `${row(reads)}  (${share('reads')})`],
+    ['top-10 reads (GET /v1/scores)', `${row(top)}  (${share('top')})`],
     ['baseline: bare node:http, constant body', row(baseline)],
   ]);
+  if (RATES.length > 0) {
+    const names = {
+      updates: 'score updates',
+      reads: 'rank reads',
+      top: 'top-10 reads',
+      baseline: 'baseline',
+    };
+    printTable(
+      'at fixed offered loads: p50 / p99 / max latency (ms), server CPU per request (µs)',
+      Object.entries(fixed).map(([kind, list]) => [
+        names[kind as keyof typeof names],
+        list.map((f) => `${f.rate}/s: ${f.p50} / ${f.p99} / ${f.max} ms, ${f.cpuMicros} µs`).join('   '),
+      ]),
+    );
+  }
   saveResults('leaderboard-http', {
-    baseline,
     machine: machine(),
     seconds: SECONDS,
+    runs: RUNS,
     connections: CONNECTIONS,
     players: PLAYERS,
     fsync: FSYNC,
-    updates,
-    reads,
-    top,
+    loadAverage: loads,
+    ratios,
+    medians: { updates, reads, top, baseline },
+    rounds: runs,
+    fixedRates: fixed,
   });
 } finally {
   server.stop();
+  bare.stop();
   await new Promise((resolve) => setTimeout(resolve, 500));
   rmSync(dataDir, { recursive: true, force: true });
 }

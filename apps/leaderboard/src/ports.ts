@@ -63,6 +63,11 @@ export interface RankingStore extends StandingsReader {
   drop(period: Period): Promise<void>;
   /** Number of players ranked in `period`. */
   players(period: Period): Promise<number>;
+  /**
+   * A player's standing read synchronously, for stores held in this process (embedded): what
+   * `standing` answers, without a promise. Absent on stores that need a round trip.
+   */
+  readonly standingNow?: (period: Period, userId: string) => Standing | undefined;
   close(): Promise<void>;
 }
 

@@ -2,7 +2,7 @@ import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
 import type { Win } from './core/win.ts';
 import { leaderboardErrors } from './errors.ts';
-import type { LeaderboardPorts, Profile } from './ports.ts';
+import type { LeaderboardPorts, Profile, StandingsReader } from './ports.ts';
 import { readerFor } from './rollover.ts';
 import { TopListCache } from './top-list-cache.ts';
 
@@ -86,6 +86,28 @@ export class LeaderboardService {
     return { period: win.period, standing, replayed: duplicate };
   }
 
+  /**
+   * The current period's top list when the cache holds it (the full `top` fills it), else
+   * undefined: for answers that must not wait.
+   */
+  cachedTop(limit: number): { period: Period; entries: readonly Entry[] } | undefined {
+    const month = this.currentPeriod();
+    const entries = this.#topLists?.get(month, limit);
+    return entries === undefined ? undefined : { period: month, entries };
+  }
+
+  /**
+   * A player's standing in the current period when the store can answer at once, else
+   * undefined (as for a player without a score: `standing` then answers, with its 404). Only
+   * with stores that every write goes through (the top-list cache's condition): there no other
+   * process can have archived the current period, so its reader is the live ranking.
+   */
+  currentStandingNow(userId: string): Standing | undefined {
+    const { standingNow } = this.#ports.rankings;
+    if (this.#topLists === undefined || standingNow === undefined) return undefined;
+    return standingNow(this.currentPeriod(), userId);
+  }
+
   async top(
     period: Period | undefined,
     offset: number,
@@ -95,7 +117,7 @@ export class LeaderboardService {
     const cached = offset === 0 ? this.#topLists?.get(month, limit) : undefined;
     if (cached !== undefined) return { period: month, entries: cached };
     const readAt = this.#topLists?.version ?? 0;
-    const reader = await readerFor(month, this.#ports);
+    const reader = await this.#readerFor(month);
     const entries = await this.#named(await reader.top(month, offset, limit));
     if (offset === 0) this.#topLists?.set(month, limit, entries, readAt);
     return { period: month, entries };
@@ -107,7 +129,7 @@ export class LeaderboardService {
     around: number | undefined,
   ): Promise<{ period: Period; standing: Standing; window?: Entry[] }> {
     const month = period ?? this.currentPeriod();
-    const reader = await readerFor(month, this.#ports);
+    const reader = await this.#readerFor(month);
     const standing = await reader.standing(month, userId);
     if (standing === undefined) {
       throw leaderboardErrors.LB_USER_NOT_RANKED(`user ${userId} has no score in ${month}`);
@@ -127,6 +149,16 @@ export class LeaderboardService {
     await this.#ports.profiles.put(userId, profile);
     // The top lists show user names: any of them may hold this player.
     this.#topLists?.clear();
+  }
+
+  /**
+   * Where a period is read. With stores every write goes through (the top-list cache's
+   * condition), the current period is always the live ranking: only this process archives, and
+   * only periods before the current one; the lookup (the live periods, sorted) is skipped then.
+   */
+  #readerFor(period: Period): Promise<StandingsReader> | StandingsReader {
+    if (this.#topLists !== undefined && period === this.currentPeriod()) return this.#ports.rankings;
+    return readerFor(period, this.#ports);
   }
 
   async #named(standings: readonly Standing[]): Promise<Entry[]> {

@@ -22,6 +22,7 @@ export { closeWithDeadline } from './http/close.ts';
 export type { HttpAppOptions } from './http/app.ts';
 export { problemResponse } from './http/problem-responses.ts';
 export type { ReadinessCheck } from './http/fastify-types.ts';
+export type { FastAnswer } from './http/fast-routes.ts';
 export { serve } from './serve.ts';
 export type { RunningService, ServeOptions, ServiceSelection } from './serve.ts';
 export { defineService } from './service-descriptor.ts';

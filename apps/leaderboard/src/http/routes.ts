@@ -1,8 +1,8 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { problemResponse, type RoutesOptions } from '@tessera/kit';
 import type { LeaderboardConfig } from '../config.ts';
-import type { Standing } from '../core/standing.ts';
+import { TOP_LIST_SIZE, type Standing } from '../core/standing.ts';
 import type { Entry, LeaderboardService } from '../service.ts';
 import {
   profileBodySchema,
@@ -12,6 +12,7 @@ import {
   standingReplySchema,
   topQuerySchema,
   topReplySchema,
+  userIdSchema,
   userParamsSchema,
 } from './schemas.ts';
 
@@ -109,6 +110,8 @@ const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = (app, { config, ins
     },
   );
 
+  addFastAnswers(app, service);
+
   app.put<{ Params: UserParams; Body: ProfileBody }>(
     '/v1/users/:user_id/profile',
     {
@@ -157,6 +160,51 @@ export const leaderboardRoutes = fastifyPlugin(routes, {
   encapsulate: true,
   fastify: '5.x',
 });
+
+const TOP_URL = '/v1/scores';
+const STANDING_PREFIX = '/v1/scores/';
+const userIdPattern = new RegExp(userIdSchema.pattern);
+
+/**
+ * The two reads every client makes all the time, answered before fastify when they can be at
+ * once (see the kit's fast-routes.ts): the current top list while the cache holds it, and one
+ * player's current standing. The bodies are those the full routes serialize (a test compares
+ * them byte for byte); anything else — a query, a miss, a 404 — takes the full route.
+ */
+function addFastAnswers(app: FastifyInstance, service: LeaderboardService): void {
+  let lastEntries: readonly Entry[] | undefined;
+  let lastBody = '';
+  app.addFastAnswer({
+    route: TOP_URL,
+    scope: 'scores:read',
+    answer(url) {
+      if (url !== TOP_URL) return undefined;
+      const top = service.cachedTop(TOP_LIST_SIZE);
+      if (top === undefined) return undefined;
+      // The cached list is replaced, never changed in place: the same array, the same body.
+      if (top.entries !== lastEntries) {
+        lastBody = JSON.stringify({
+          data: top.entries.map(entry),
+          total: top.entries.length,
+          period: top.period,
+        });
+        lastEntries = top.entries;
+      }
+      return lastBody;
+    },
+  });
+  app.addFastAnswer({
+    route: '/v1/scores/:user_id',
+    scope: 'scores:read',
+    answer(url) {
+      if (!url.startsWith(STANDING_PREFIX)) return undefined;
+      const userId = url.slice(STANDING_PREFIX.length);
+      if (!userIdPattern.test(userId)) return undefined;
+      const standing = service.currentStandingNow(userId);
+      return standing === undefined ? undefined : JSON.stringify({ user_info: userInfo(standing) });
+    },
+  });
+}
 
 function userInfo(standing: Standing) {
   return { user_id: standing.userId, score: standing.score, rank: standing.rank };

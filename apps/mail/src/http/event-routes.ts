@@ -57,14 +57,14 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, o
     done();
   });
 
-  app.get<{ Querystring: { since?: number; access_token?: string } }>(
+  app.get<{ Querystring: { since?: number } }>(
     '/v1/events',
     {
       websocket: true,
       schema: {
         tags,
         summary:
-          'WebSocket: new mail and changes (token as header, bearer.<token> subprotocol or access_token)',
+          'WebSocket: new mail and changes (token as header or bearer.<token> subprotocol)',
         querystring: socketQuerySchema,
       },
       config: { auth: { ...auth, webSocket: true } },

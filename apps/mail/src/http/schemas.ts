@@ -94,10 +94,6 @@ export const socketQuerySchema = {
   additionalProperties: false,
   properties: {
     since: { type: 'integer', minimum: 0, description: 'replay the events after this seq first' },
-    access_token: {
-      type: 'string',
-      description: 'the token, when neither header nor subprotocol can carry it',
-    },
   },
 } as const;
 

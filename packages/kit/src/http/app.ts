@@ -12,6 +12,7 @@ import { installAuthHook } from './auth-hook.ts';
 import { createClientErrorHandler, frameworkErrorHandler } from './client-errors.ts';
 import './fastify-types.ts';
 import { installHealth } from './health.ts';
+import { FastRoutes, type FastAnswer } from './fast-routes.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
 import { installProblemHandler } from './problem-handler.ts';
@@ -63,6 +64,11 @@ function logRequests(app: FastifyInstance, logger: Logger): void {
 export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstance> {
   const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
   const maxUrlLength = opts.maxUrlLength ?? 8192;
+  // Fast answers skip fastify's hooks: only where those hooks would add nothing per request.
+  const fast =
+    opts.rateLimitEnabled === false && opts.telemetry === undefined && !opts.logger.isLevelEnabled('debug')
+      ? new FastRoutes(opts.authenticator)
+      : undefined;
   // Fastify's instance type depends on the server type; services only use the common surface.
   const app = Fastify({
     loggerInstance: opts.logger,
@@ -71,7 +77,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy,
     // 0. The edge: deadlines, limits, and problem answers for what fails before routing.
-    serverFactory: edgeServerFactory({ requestTimeoutMs, maxUrlLength, tls: opts.tls }),
+    serverFactory: edgeServerFactory({ requestTimeoutMs, maxUrlLength, tls: opts.tls, fast }),
     clientErrorHandler: createClientErrorHandler(opts.logger, requestTimeoutMs),
     frameworkErrors: frameworkErrorHandler,
     // A long path parameter is the schema's to reject (400 naming the field), not a 404.
@@ -90,7 +96,9 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   if (opts.telemetry !== undefined) installTelemetryHooks(app, opts.telemetry);
   // 3. Request log (debug level), metrics and probes.
   logRequests(app, opts.logger);
-  installMetrics(app);
+  const observe = installMetrics(app);
+  fast?.countWith(observe);
+  app.decorate('addFastAnswer', (answer: FastAnswer) => fast?.add(answer));
   installHealth(app);
   // 4. Every route documents the problem answers the kit gives it.
   const authFailureLimitPerMinute = opts.authFailureLimitPerMinute ?? 600;

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../auth.ts';
 import { ProblemError, kitErrors } from '../errors.ts';
 import type { AuthFailureLimit } from './auth-failures.ts';
+import { bearerToken, repeatsAuthorization } from './fast-routes.ts';
 
 // RFC 6750 §3: a 401 tells the client which scheme to use.
 const challenge = { 'WWW-Authenticate': 'Bearer' };
@@ -20,33 +21,13 @@ function withChallenge(problem: ProblemError): ProblemError {
   });
 }
 
-/**
- * Node keeps only the first of repeated Authorization headers in `headers`; a proxy or client
- * that adds a second one must not get "first one wins", so the raw list is counted.
- */
-function repeatsAuthorization(request: FastifyRequest): boolean {
-  const raw = request.raw.rawHeaders;
-  let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    // Allocation-free, the usual spellings first: this runs on every authenticated request.
-    const isAuthorization =
-      name === 'Authorization' ||
-      name === 'authorization' ||
-      (name.length === 13 && authorizationName.test(name));
-    if (isAuthorization && ++seen > 1) return true;
-  }
-  return false;
-}
-const authorizationName = /^authorization$/i;
-
 /** The Sec-WebSocket-Protocol entry that carries a token: `bearer.<token>`. */
 const BEARER_PROTOCOL_PREFIX = 'bearer.';
 
 /**
  * A browser cannot set headers on a WebSocket handshake, so a route that opts in
- * (`auth.webSocket`) also takes the token from a `bearer.<token>` subprotocol or an
- * `access_token` query parameter (RFC 6750 §2.3), on upgrade requests only.
+ * (`auth.webSocket`) also takes the token from a `bearer.<token>` subprotocol, on upgrade requests
+ * only. Never from the URL: URLs end up in access and proxy logs (the exchange's feed agrees).
  */
 function socketToken(request: FastifyRequest): string | undefined {
   if (request.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
@@ -54,9 +35,7 @@ function socketToken(request: FastifyRequest): string | undefined {
     const trimmed = protocol.trim();
     if (trimmed.startsWith(BEARER_PROTOCOL_PREFIX)) return trimmed.slice(BEARER_PROTOCOL_PREFIX.length);
   }
-  const query = request.query as Record<string, unknown> | undefined;
-  const fromQuery = query?.access_token;
-  return typeof fromQuery === 'string' && fromQuery !== '' ? fromQuery : undefined;
+  return undefined;
 }
 
 export function installAuthHook(
@@ -73,16 +52,15 @@ export function installAuthHook(
       if (failures === undefined) return done(problem);
       failures.fail(request, problem).then(done, () => done(problem));
     };
-    if (repeatsAuthorization(request)) {
+    if (repeatsAuthorization(request.raw.rawHeaders)) {
       return reject(
         kitErrors.KIT_MALFORMED_REQUEST('the request has more than one Authorization header', undefined, {
           'WWW-Authenticate': 'Bearer error="invalid_request"',
         }),
       );
     }
-    const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
     const token =
-      match?.[1] ??
+      bearerToken(request.headers.authorization) ??
       (auth.webSocket === true && request.headers.authorization === undefined
         ? socketToken(request)
         : undefined);

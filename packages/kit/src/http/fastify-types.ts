@@ -5,6 +5,7 @@
 /// <reference types="@fastify/swagger" preserve="true" />
 import type { Registry } from 'prom-client';
 import type { Authenticator, Principal } from '../auth.ts';
+import type { FastAnswer } from './fast-routes.ts';
 
 export type ReadinessCheck = () => boolean | Promise<boolean>;
 
@@ -16,7 +17,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Requires a bearer token carrying this scope. `webSocket`: on a WebSocket upgrade the token
-     * may also come as a `bearer.<token>` subprotocol or an `access_token` query parameter.
+     * may also come as a `bearer.<token>` subprotocol (never in the URL).
      */
     auth?: { scope: string; webSocket?: boolean };
   }
@@ -27,5 +28,10 @@ declare module 'fastify' {
     addReadinessCheck(name: string, check: ReadinessCheck): void;
     /** The app's bearer-token verifier, for routes that authenticate themselves (a WebSocket's subprotocol token). */
     authenticator: Authenticator;
+    /**
+     * Beside a GET route, an answer for its cheap common case that skips fastify's pipeline
+     * (see http/fast-routes.ts); ignored where the app has rate limits, tracing or a debug log.
+     */
+    addFastAnswer(answer: FastAnswer): void;
   }
 }

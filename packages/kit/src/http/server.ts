@@ -13,11 +13,14 @@ import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerRes
 import { createServer as createHttpsServer } from 'node:https';
 import { kitErrors, problemBody } from '../errors.ts';
 import type { ProblemError } from '../errors.ts';
+import type { FastRoutes } from './fast-routes.ts';
 
 export interface ServerLimits {
   requestTimeoutMs: number;
   maxUrlLength: number;
   tls?: { cert: Buffer; key: Buffer };
+  /** Answers some GETs before fastify sees them (see fast-routes.ts). */
+  fast?: FastRoutes;
 }
 
 /** Fastify's own default, longer than the usual 60 s idle timeout of load balancers. */
@@ -43,7 +46,7 @@ export function edgeServerFactory(
   limits: ServerLimits,
 ): (handler: RequestListener, options: unknown) => Server {
   return (handler) => {
-    const { maxUrlLength } = limits;
+    const { maxUrlLength, fast } = limits;
     const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       if ((req.url?.length ?? 0) > maxUrlLength) {
         return answer(
@@ -55,6 +58,7 @@ export function edgeServerFactory(
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
         return answer(res, kitErrors.KIT_MALFORMED_REQUEST('an HTTP/1.1 request needs a Host header'));
       }
+      if (fast?.serve(req, res) === true) return;
       handler(req, res);
     };
     const options: ServerOptions = {

@@ -179,7 +179,7 @@ t.test('a 403 carries the failed-authentication headers too', async (t) => {
 });
 
 t.test(
-  'a WebSocket route may take the token from a bearer.<token> subprotocol or access_token',
+  'a WebSocket route may take the token from a bearer.<token> subprotocol, never from the URL',
   async (t) => {
     const app = await testApp();
     const handler = async (request: { principal?: { sub: string } }) => ({ sub: request.principal?.sub });
@@ -194,8 +194,13 @@ t.test(
         { ...upgrade, 'sec-websocket-protocol': `tessera.events.v1, bearer.${good}` },
         200,
       ],
-      ['query', `/socket?access_token=${good}`, upgrade, 200],
-      ['query without an upgrade', `/socket?access_token=${good}`, {}, 401],
+      ['a token in the URL', `/socket?access_token=${good}`, upgrade, 401],
+      [
+        'subprotocol without an upgrade',
+        '/socket',
+        { 'sec-websocket-protocol': `bearer.${good}` },
+        401,
+      ],
       [
         'subprotocol on a route that did not opt in',
         '/plain',

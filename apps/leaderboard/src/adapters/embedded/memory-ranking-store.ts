@@ -61,6 +61,9 @@ export class MemoryRankingStore implements RankingStore {
     return Promise.resolve(this.#rankings.get(period)?.standing(userId));
   }
 
+  readonly standingNow = (period: Period, userId: string): Standing | undefined =>
+    this.#rankings.get(period)?.standing(userId);
+
   top(period: Period, offset: number, limit: number): Promise<Standing[]> {
     return Promise.resolve(this.#rankings.get(period)?.top(offset, limit) ?? []);
   }

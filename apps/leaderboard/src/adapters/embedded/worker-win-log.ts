@@ -1,0 +1,171 @@
+import { extname } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Period } from '../../core/period.ts';
+import type { NewWin, Win } from '../../core/win.ts';
+import type { AppendResult, WinLog } from '../../ports.ts';
+import { WinLogReads } from './sqlite-win-log.ts';
+import { ensureWinSchema } from './win-batch-writer.ts';
+
+export type WinLogCommand =
+  | { readonly id: number; readonly kind: 'write'; readonly wins: readonly NewWin[] }
+  | { readonly id: number; readonly kind: 'close' };
+
+export type WinLogReply =
+  | {
+      readonly id: number;
+      readonly ok: true;
+      /** One per win of the batch, in order (absent for `close`). */
+      readonly seqs?: Float64Array;
+      /** [index in the batch, the win first recorded] for each match id seen before. */
+      readonly originals?: Array<[number, Win]>;
+    }
+  | { readonly id: number; readonly ok: false; readonly error: unknown };
+
+interface Pending {
+  readonly win: NewWin;
+  readonly resolve: (result: AppendResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export interface WorkerWinLogOptions {
+  /** wins.db; the worker opens its own write connection to it. */
+  readonly file: string;
+  readonly synchronous: 'full' | 'normal';
+  /** A connection to the same file for the reads (replay, last seq), on the event loop. */
+  readonly reader: DatabaseSync;
+}
+
+// The worker is a sibling module: .ts when run from source, .js once built.
+const WORKER = new URL(`./win-log-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+/**
+ * The win log with its group commit on a worker thread. Appends queue on the event loop; one
+ * batch at a time is with the worker, and whatever arrives while it commits (and fsyncs) forms
+ * the next batch, so the batches grow with the load and the event loop never waits for the
+ * disk. An append resolves only once the worker reports its batch committed: a 200 still means
+ * the win is on disk, as with `SqliteWinLog`.
+ */
+export class WorkerWinLog implements WinLog {
+  readonly #worker: Worker;
+  readonly #reads: WinLogReads;
+  readonly #periods: Set<Period>;
+  readonly #waiting = new Map<number, (reply: WinLogReply) => void>();
+  #queued: Pending[] = [];
+  /** A batch is with the worker, or about to be (scheduled for the end of this turn). */
+  #busy = false;
+  #nextId = 1;
+  #closed = false;
+  #failed: Error | undefined;
+
+  constructor(options: WorkerWinLogOptions) {
+    ensureWinSchema(options.reader);
+    this.#reads = new WinLogReads(options.reader);
+    const periods = options.reader.prepare('SELECT period FROM win_periods').all() as Array<{
+      period: string;
+    }>;
+    this.#periods = new Set(periods.map((row) => row.period));
+    this.#worker = new Worker(WORKER, {
+      workerData: { file: options.file, synchronous: options.synchronous },
+    });
+    this.#worker.on('message', (reply: WinLogReply) => {
+      const waiter = this.#waiting.get(reply.id);
+      this.#waiting.delete(reply.id);
+      waiter?.(reply);
+    });
+    this.#worker.on('error', (error: Error) => this.#fail(error));
+    this.#worker.on('exit', () => this.#fail(new Error('win log worker stopped')));
+  }
+
+  append(win: NewWin): Promise<AppendResult> {
+    if (this.#closed) return Promise.reject(new Error('win log is closed'));
+    if (this.#failed !== undefined) return Promise.reject(this.#failed);
+    return new Promise((resolve, reject) => {
+      this.#queued.push({ win, resolve, reject });
+      if (!this.#busy) {
+        // Not at once: the appends of this turn of the event loop go together.
+        this.#busy = true;
+        setImmediate(() => this.#send());
+      }
+    });
+  }
+
+  read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]> {
+    return this.#reads.read(period, afterSeq);
+  }
+
+  periods(): Promise<Period[]> {
+    return Promise.resolve([...this.#periods].sort());
+  }
+
+  lastSeq(period: Period): Promise<number> {
+    return Promise.resolve(this.#reads.lastSeq(period));
+  }
+
+  /** Stops taking appends, waits for the queued ones to commit, and stops the worker. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    while ((this.#busy || this.#queued.length > 0) && this.#failed === undefined) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (this.#failed === undefined) await this.#request({ id: 0, kind: 'close' });
+    await this.#worker.terminate();
+  }
+
+  /** Hands everything queued to the worker as one batch; the next goes when it answers. */
+  #send(): void {
+    const batch = this.#queued;
+    this.#queued = [];
+    if (batch.length === 0) {
+      this.#busy = false;
+      return;
+    }
+    this.#request({ id: 0, kind: 'write', wins: batch.map((pending) => pending.win) }).then(
+      (reply) => {
+        if (reply.ok) this.#settle(batch, reply.seqs!, reply.originals ?? []);
+        else for (const pending of batch) pending.reject(reply.error);
+        this.#next();
+      },
+      (error: unknown) => {
+        for (const pending of batch) pending.reject(error);
+        this.#next();
+      },
+    );
+  }
+
+  /** While a batch committed, the next one gathered: it goes now. */
+  #next(): void {
+    if (this.#queued.length > 0) this.#send();
+    else this.#busy = false;
+  }
+
+  #request(command: WinLogCommand): Promise<WinLogReply> {
+    if (this.#failed !== undefined) return Promise.reject(this.#failed);
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      this.#worker.postMessage({ ...command, id });
+    });
+  }
+
+  #settle(batch: readonly Pending[], seqs: Float64Array, originals: Array<[number, Win]>): void {
+    const replayed = new Map(originals);
+    batch.forEach((pending, i) => {
+      const original = replayed.get(i);
+      if (original !== undefined) return pending.resolve({ win: original, duplicate: true });
+      this.#periods.add(pending.win.period);
+      pending.resolve({ win: { ...pending.win, seq: seqs[i]! }, duplicate: false });
+    });
+  }
+
+  /** The worker is gone: every append waiting on it, and every later one, fails. */
+  #fail(error: Error): void {
+    this.#failed ??= error;
+    for (const [id, waiter] of this.#waiting) waiter({ id, ok: false, error });
+    this.#waiting.clear();
+    for (const pending of this.#queued) pending.reject(error);
+    this.#queued = [];
+  }
+}

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { openSqlite } from '@tessera/kit';
+import { tempDir, waitForExit } from '@tessera/testkit';
+import t, { type Test } from 'tap';
+import { WorkerWinLog } from '../../src/adapters/embedded/worker-win-log.ts';
+
+const win = (userId: string, points = 1, matchId?: string) => ({
+  period: '2026-11',
+  userId,
+  points,
+  matchId,
+  at: 1,
+});
+
+function openLog(t: Test, file = join(tempDir(t, 'tessera-worker-log-'), 'wins.db')) {
+  const reader = openSqlite(file);
+  const log = new WorkerWinLog({ file, synchronous: 'full', reader });
+  t.teardown(async () => {
+    await log.close();
+    reader.close();
+  });
+  return { log, reader, file };
+}
+
+t.test('appends made while a batch commits all resolve, with consecutive seqs', async (t) => {
+  const { log } = openLog(t);
+  const first = await Promise.all(Array.from({ length: 100 }, (_, i) => log.append(win(`a${i}`))));
+  const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => log.append(win(`b${i}`))));
+  t.same(
+    [...first, ...results].map((r) => r.win.seq),
+    Array.from({ length: 1100 }, (_, i) => i + 1),
+  );
+  t.equal(await log.lastSeq('2026-11'), 1100, 'the reading connection sees every commit');
+  t.same(await log.periods(), ['2026-11']);
+});
+
+t.test('a failed commit rejects every append of its batch, and leaves no gap', async (t) => {
+  const { log, reader } = openLog(t);
+  await log.append(win('a'));
+  reader.exec(
+    "CREATE TRIGGER fail BEFORE INSERT ON wins WHEN NEW.user_id = 'boom' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+  );
+  const results = await Promise.allSettled([log.append(win('ok')), log.append(win('boom'))]);
+  t.same(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
+  t.match((results[1] as PromiseRejectedResult).reason, { message: /disk on fire/ });
+  reader.exec('DROP TRIGGER fail');
+  t.equal((await log.append(win('after'))).win.seq, 2);
+});
+
+t.test('close commits what is queued, then refuses appends', async (t) => {
+  const { log, file } = openLog(t);
+  const appends = Array.from({ length: 50 }, (_, i) => log.append(win(`c${i}`, 1, `m${i}`)));
+  await log.close();
+  t.equal((await Promise.all(appends)).length, 50);
+  await t.rejects(log.append(win('late')), /closed/);
+  const again = openLog(t, file);
+  t.equal(await again.log.lastSeq('2026-11'), 50, 'all 50 on disk');
+  const replay = await again.log.append(win('c7', 1, 'm7'));
+  t.equal(replay.duplicate, true, 'a match id from before the restart is known to the new worker');
+  t.equal(replay.win.seq, 8);
+});
+
+t.test('kill -9 of the process loses no append that had resolved', async (t) => {
+  const file = join(tempDir(t, 'tessera-worker-log-'), 'wins.db');
+  const fixture = fileURLToPath(new URL('../fixtures/append-forever.ts', import.meta.url));
+  const child = spawn(process.execPath, [...process.execArgv, fixture, file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const acked: string[] = [];
+  const enough = new Promise<void>((resolve) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      acked.push(line);
+      if (acked.length === 3000) resolve();
+    });
+  });
+  await enough;
+  child.kill('SIGKILL');
+  await waitForExit(child);
+  const db = openSqlite(file);
+  t.teardown(() => db.close());
+  const known = new Set(
+    (db.prepare('SELECT match_id FROM wins').all() as Array<{ match_id: string }>).map((r) => r.match_id),
+  );
+  const lost = acked.filter((matchId) => !known.has(matchId));
+  t.same(lost, [], `all ${acked.length} acknowledged appends are in the file (${known.size} rows)`);
+});

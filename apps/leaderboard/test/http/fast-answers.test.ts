@@ -1,0 +1,75 @@
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { READ, SECRET, WRITE, startLeaderboard } from '../helpers/app.ts';
+import { authHeaders } from '../helpers/auth-headers.ts';
+
+/**
+ * The top list and a player's standing answered before fastify (see routes.ts) say exactly what
+ * the full routes say, over a real socket (inject would not pass the edge where they are served).
+ */
+t.test('fast answers are byte for byte the full routes’ answers', async (t) => {
+  const lb = await startLeaderboard(t, { rateLimit: false });
+  for (const [user, points] of [
+    ['alice', 5],
+    ['bob', 9],
+    ['carol', 5],
+    ['dave', 1],
+  ] as const) {
+    t.equal(
+      (await lb.call('POST', '/v1/scores', { scopes: WRITE, body: { user_id: user, points } })).statusCode,
+      200,
+    );
+  }
+  const profile = await lb.call('PUT', '/v1/users/bob/profile', {
+    scopes: ['profiles:write'],
+    body: { user_name: 'Bobby.Tables', display_name: 'Bob' },
+  });
+  t.equal(profile.statusCode, 200);
+  await lb.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = lb.app.server.address() as AddressInfo;
+  const headers = await authHeaders(SECRET)(READ);
+  const get = async (path: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+    return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+  };
+  const period = lb.instance.service.currentPeriod();
+
+  t.equal(lb.instance.service.cachedTop(10), undefined, 'nothing cached before the first read');
+  const first = await get('/v1/scores');
+  t.ok(lb.instance.service.cachedTop(10), 'the full route filled the cache');
+  const { service } = lb.instance;
+  const cachedTop = service.cachedTop.bind(service);
+  let fastAnswers = 0;
+  service.cachedTop = (limit) => {
+    const top = cachedTop(limit);
+    if (top !== undefined) fastAnswers++;
+    return top;
+  };
+  const fast = await get('/v1/scores');
+  t.equal(fastAnswers, 1, 'the second read was answered from the cache, before fastify');
+  // A query always takes the full route.
+  const full = await get(`/v1/scores?period=${period}`);
+  t.same(fast, full);
+  t.same(first, full);
+  t.match(JSON.parse(fast.body), {
+    data: [{ user_id: 'bob', user_name: 'Bobby.Tables', rank: 1, score: 9 }],
+  });
+
+  t.same(await get('/v1/scores/carol'), await get(`/v1/scores/carol?period=${period}`));
+  t.same(JSON.parse((await get('/v1/scores/carol')).body), {
+    user_info: { user_id: 'carol', score: 5, rank: 2 },
+  });
+  const missing = await get('/v1/scores/nobody');
+  t.equal(missing.status, 404, 'a player without a score: the full route answers its 404');
+  t.equal((await get('/v1/scores/not%20valid')).status, 400, 'an invalid id: the full route answers 400');
+
+  await lb.call('POST', '/v1/scores', { scopes: WRITE, body: { user_id: 'dave', points: 20 } });
+  t.match(
+    JSON.parse((await get('/v1/scores')).body),
+    { data: [{ user_id: 'dave', score: 21, rank: 1 }] },
+    'a win that changes the top is seen at once',
+  );
+  t.same(JSON.parse((await get('/v1/scores/dave')).body), {
+    user_info: { user_id: 'dave', score: 21, rank: 1 },
+  });
+});

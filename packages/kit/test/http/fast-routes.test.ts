@@ -1,0 +1,120 @@
+import { metrics, propagation, trace } from '@opentelemetry/api';
+import t from 'tap';
+import { createLogger } from '../../src/logger.ts';
+import type { Telemetry } from '../../src/telemetry.ts';
+import type { FastAnswer } from '../../src/http/fast-routes.ts';
+import { listen, rawExchange, testApp, token } from './helpers.ts';
+
+/** An app whose GET /items answers `full`, and a fast answer `fast` for /items (when `offer`). */
+async function appWith(t: Parameters<typeof listen>[0], overrides: Parameters<typeof testApp>[0] = {}) {
+  const app = await testApp({ rateLimitEnabled: false, ...overrides });
+  const calls: string[] = [];
+  let offer: () => string | undefined = () => '{"from":"fast"}';
+  const fast: FastAnswer = {
+    route: '/items',
+    scope: 'items:read',
+    answer(url) {
+      calls.push(url);
+      return url === '/items' ? offer() : undefined;
+    },
+  };
+  app.addFastAnswer(fast);
+  app.get('/items', { config: { auth: { scope: 'items:read' } } }, async () => ({ from: 'full' }));
+  const port = await listen(t, app);
+  const get = (headers: Record<string, string> = {}, path = '/items') =>
+    fetch(`http://127.0.0.1:${port}${path}`, { headers }).then(async (res) => ({
+      status: res.status,
+      body: await res.text(),
+      type: res.headers.get('content-type'),
+    }));
+  return { app, port, calls, get, setOffer: (fn: () => string | undefined) => (offer = fn) };
+}
+
+t.test(
+  'a verified token with the scope gets the fast answer; the first use of a token the full route',
+  async (t) => {
+    const { get, calls } = await appWith(t);
+    const auth = { authorization: `Bearer ${await token(['items:read'])}` };
+    t.same(await get(auth), {
+      status: 200,
+      body: '{"from":"full"}',
+      type: 'application/json; charset=utf-8',
+    });
+    t.same(calls, [], 'a token not verified yet is never looked at by the fast answer');
+    t.same(await get(auth), {
+      status: 200,
+      body: '{"from":"fast"}',
+      type: 'application/json; charset=utf-8',
+    });
+    t.same(await get(auth, '/items?x=1'), {
+      status: 200,
+      body: '{"from":"full"}',
+      type: 'application/json; charset=utf-8',
+    });
+    t.same(calls, ['/items', '/items?x=1']);
+  },
+);
+
+t.test('everything but the plain case takes the full route, which answers failures', async (t) => {
+  const { get, port, setOffer } = await appWith(t);
+  const reader = `Bearer ${await token(['items:read'])}`;
+  const other = `Bearer ${await token(['other'])}`;
+  await get({ authorization: reader });
+  await get({ authorization: other });
+  t.equal((await get({})).status, 401, 'no token');
+  t.equal((await get({ authorization: other })).status, 403, 'a verified token without the scope');
+  const twice = await rawExchange(
+    port,
+    [
+      `GET /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${reader}\r\nauthorization: ${reader}\r\nConnection: close\r\n\r\n`,
+    ],
+    2000,
+  );
+  t.match(twice.text, /^HTTP\/1\.1 400 /, 'two Authorization headers: the full route refuses them');
+  const withBody = await rawExchange(
+    port,
+    [
+      `GET /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${reader}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    ],
+    2000,
+  );
+  t.match(withBody.text, /"from":"full"/, 'a GET with a body');
+  setOffer(() => undefined);
+  t.equal((await get({ authorization: reader })).body, '{"from":"full"}', 'the answer declined');
+  setOffer(() => {
+    throw new Error('store down');
+  });
+  t.equal((await get({ authorization: reader })).body, '{"from":"full"}', 'the answer threw');
+});
+
+t.test('fast answers are counted in the request-duration metric of their route', async (t) => {
+  const { get, app } = await appWith(t);
+  const auth = { authorization: `Bearer ${await token(['items:read'])}` };
+  for (let i = 0; i < 3; i++) await get(auth);
+  const text = await app.metrics.metrics();
+  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/items",status_code="200"\} 3/);
+});
+
+t.test('no fast answers with rate limits, tracing or a debug request log', async (t) => {
+  const auth = { authorization: `Bearer ${await token(['items:read'])}` };
+  // The API's no-op tracer and meter: tracing is on as far as the app can tell, nothing is exported.
+  const telemetry: Telemetry = {
+    tracer: trace.getTracer('kit-test'),
+    meter: metrics.getMeter('kit-test'),
+    propagator: propagation,
+    shutdown: () => Promise.resolve(),
+  };
+  const variants = {
+    'rate limits': { rateLimitEnabled: true },
+    tracing: { telemetry },
+    'debug log': {
+      logger: createLogger({ level: 'debug', name: 'kit-test', destination: { write: () => true } }),
+    },
+  };
+  for (const [name, overrides] of Object.entries(variants)) {
+    const { get, calls } = await appWith(t, overrides);
+    await get(auth);
+    t.equal((await get(auth)).body, '{"from":"full"}', name);
+    t.same(calls, [], name);
+  }
+});
