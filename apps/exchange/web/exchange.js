@@ -245,7 +245,7 @@ function usePolling(reason) {
 
 async function connect() {
   try {
-    socket = await openSocket('/v1/exchange/ws');
+    socket = await openSocket('/v1/exchange/ws', 'tessera.v1');
   } catch {
     return usePolling();
   }

@@ -82,15 +82,17 @@ export async function api(path, options = {}) {
 }
 
 /**
- * A WebSocket to this host, the token offered as a subprotocol (browsers cannot set headers on
- * a WebSocket). Resolves once open; rejects when the server does not offer the stream.
+ * A WebSocket to this host, the token offered as a `bearer.<token>` subprotocol beside the
+ * stream's own (browsers cannot set headers on a WebSocket; a subprotocol stays out of URLs and
+ * logs). Resolves once open; rejects when the server does not offer the stream.
  * @param {string} path
+ * @param {string} protocol the stream's subprotocol, e.g. 'tessera.v1'
  * @returns {Promise<WebSocket>}
  */
-export function openSocket(path) {
+export function openSocket(path, protocol) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const current = session();
-  const protocols = current === null ? ['tessera.v1'] : ['tessera.v1', `bearer.${current.token}`];
+  const protocols = current === null ? [protocol] : [protocol, `bearer.${current.token}`];
   return new Promise((resolve, reject) => {
     let socket;
     try {
