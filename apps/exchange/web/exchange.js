@@ -23,7 +23,7 @@ const CANDLE_COUNT = 60;
 const TAPE_SIZE = 30;
 const BOOK_DEPTH = 12;
 
-const current = requireSession();
+const current = await requireSession();
 renderHeader(current);
 const canTrade = current.scopes.includes('trade');
 

@@ -15,7 +15,7 @@ import {
 } from '/common/api.js';
 
 const REFRESH_MS = 2000;
-const current = requireSession();
+const current = await requireSession();
 renderHeader(current);
 
 const periodInput = /** @type {HTMLInputElement} */ (byId('period'));

@@ -16,7 +16,7 @@ import {
 const PAGE = 20;
 const UNREAD_CAP = 100;
 
-const current = requireSession();
+const current = await requireSession();
 renderHeader(current);
 
 /** What the list shows: a folder, or search results; `cursors` are the pages before this one. */

@@ -33,14 +33,16 @@ export function signOut() {
   sessionStorage.removeItem(KEY);
 }
 
-/** The session, or off to the sign-in page (which comes back here). */
+/**
+ * The session; without one, off to the sign-in page (which comes back here) and a promise that
+ * never settles, so that the page's module stops there without an error.
+ * @returns {Promise<Session>}
+ */
 export function requireSession() {
   const current = session();
-  if (current === null) {
-    location.assign(`/signin/?next=${encodeURIComponent(location.pathname + location.search)}`);
-    throw new Error('not signed in');
-  }
-  return current;
+  if (current !== null) return Promise.resolve(current);
+  location.assign(`/signin/?next=${encodeURIComponent(location.pathname + location.search)}`);
+  return new Promise(() => {});
 }
 
 export class ApiError extends Error {
