@@ -100,3 +100,31 @@ export async function tokenFor(base: string, sub: string, scopes: readonly strin
   if (!response.ok) throw new Error(`sign-in refused: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
 }
+
+/**
+ * The form controls of the page that have no accessible name (a <label>, aria-label or
+ * aria-labelledby): every control must say what it is to a screen reader.
+ */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.locator('input:not([type=hidden]), select, textarea, button').evaluateAll((elements) =>
+    elements
+      .map(
+        (element) =>
+          element as unknown as {
+            id: string;
+            outerHTML: string;
+            textContent: string | null;
+            labels?: { length: number } | null;
+            getAttribute(name: string): string | null;
+          },
+      )
+      .filter(
+        (control) =>
+          (control.labels?.length ?? 0) === 0 &&
+          !control.getAttribute('aria-label') &&
+          !control.getAttribute('aria-labelledby') &&
+          (control.textContent ?? '').trim() === '',
+      )
+      .map((control) => control.outerHTML.slice(0, 120)),
+  );
+}

@@ -1,6 +1,14 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { launchBrowser, launchPlatform, openTab, screenshot, signIn, tokenFor } from './browser.ts';
+import {
+  launchBrowser,
+  launchPlatform,
+  openTab,
+  screenshot,
+  signIn,
+  unlabelledControls,
+  tokenFor,
+} from './browser.ts';
 
 t.setTimeout(180_000);
 
@@ -9,11 +17,20 @@ async function place(page: Page, side: 'Buy' | 'Sell', price: number, quantity: 
   await page.getByLabel('Limit price').fill(String(price));
   await page.getByLabel('Quantity', { exact: true }).fill(String(quantity));
   await page.getByRole('button', { name: 'Place order' }).click();
-  await page.locator('#status', { hasText: /^Order \d+ (placed|filled)/ }).waitFor();
+  const placed = page.locator('#status', { hasText: /^Order \d+ (placed|filled)/ });
+  await placed.waitFor().catch(async (error: unknown) => {
+    throw new Error(
+      `no order placed; the page says "${await page.locator('#status').textContent()}" at ${page.url()}`,
+      {
+        cause: error,
+      },
+    );
+  });
 }
 
 t.test('crossing orders from two accounts change the book and the tape on both pages', async (t) => {
-  const platform = await launchPlatform(t);
+  // Trading at any hour: the default session closes at 16:00 New York time.
+  const platform = await launchPlatform(t, { EXCHANGE_HOURS: 'always' });
   const admin = await tokenFor(platform.url, 'ops', ['admin']);
   const deposit = async (account: string, body: object) => {
     const response = await fetch(`${platform.url}/v1/accounts/${account}/deposits`, {
@@ -68,5 +85,6 @@ t.test('crossing orders from two accounts change the book and the tape on both p
   await place(buyer, 'Buy', 98, 3);
   await place(buyer, 'Buy', 97, 8);
   await buyer.locator('#book tbody tr.sell', { hasText: '103' }).waitFor({ timeout: 10_000 });
+  t.same(await unlabelledControls(buyer), [], 'every control has a label');
   await screenshot(buyer, 'exchange');
 });

@@ -1,5 +1,13 @@
 import t from 'tap';
-import { launchBrowser, launchPlatform, openTab, screenshot, signIn, tokenFor } from './browser.ts';
+import {
+  launchBrowser,
+  launchPlatform,
+  openTab,
+  screenshot,
+  signIn,
+  unlabelledControls,
+  tokenFor,
+} from './browser.ts';
 
 t.setTimeout(180_000);
 
@@ -35,6 +43,7 @@ t.test('the leaderboard page shows the top 10 change live when a score is posted
     .locator('#top tbody tr:first-child td:nth-child(2)', { hasText: 'dee' })
     .waitFor({ timeout: 10_000 });
   t.same(await top.locator('td:nth-child(2)').allTextContents(), ['dee', 'ana', 'bo', 'cy']);
+  t.same(await unlabelledControls(page), [], 'every control has a label');
   await screenshot(page, 'leaderboard');
 
   // A past month has no scores.

@@ -2,7 +2,15 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@tessera/testkit';
-import { launchBrowser, launchPlatform, openTab, screenshot, signIn, tokenFor } from './browser.ts';
+import {
+  launchBrowser,
+  launchPlatform,
+  openTab,
+  screenshot,
+  signIn,
+  unlabelledControls,
+  tokenFor,
+} from './browser.ts';
 
 t.setTimeout(180_000);
 
@@ -81,6 +89,7 @@ t.test(
     await bob.locator('#messages li', { hasText: 'Lunch on Friday?' }).getByRole('link').click();
     await bob.getByRole('button', { name: 'Mark unread' }).click();
     await bob.locator('#folders a[data-folder=archive] .count', { hasText: '1' }).waitFor();
+    t.same(await unlabelledControls(ana), [], 'every control has a label');
     await screenshot(ana, 'mail');
   },
 );
