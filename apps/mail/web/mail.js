@@ -307,6 +307,7 @@ function replyTo(message) {
     body: `\n\nOn ${new Date(message.received_at).toUTCString()}, ${message.from?.email} wrote:\n${(
       message.body ?? ''
     )
+      .trimEnd()
       .split('\n')
       .map((line) => `> ${line}`)
       .join('\n')}`,
