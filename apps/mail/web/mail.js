@@ -149,6 +149,9 @@ byId('search-form').addEventListener('submit', (event) => {
 const addresses = (list) => (list ?? []).map((a) => (a.name ? `${a.name} <${a.email}>` : a.email)).join(', ');
 
 async function read(id) {
+  // The reader empties at once: no action may reach the message shown before.
+  byId('reader-title').textContent = 'Opening…';
+  fill(byId('message'));
   open = await api(`/v1/messages/${encodeURIComponent(id)}`);
   if (!open.is_read) {
     open = await api(`/v1/messages/${encodeURIComponent(id)}`, { method: 'PATCH', body: { is_read: true } });
