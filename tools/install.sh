@@ -22,6 +22,14 @@ install_nats() {
   log "nats-server built in $((SECONDS - started)) s"
 }
 
+# The pages' browser tests drive Debian's Chromium with playwright-core (no browser download).
+install_browser() {
+  if command -v chromium >/dev/null; then return; fi
+  log "installing chromium (Debian, a few minutes)…"
+  apt_install chromium
+  command -v chromium >/dev/null || die "chromium did not install"
+}
+
 install_nginx() {
   if command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]]; then return; fi
   log "installing nginx (Debian)…"
@@ -247,7 +255,7 @@ install_pause() {
   echo "$stamp" >"$TESSERA_BIN/.pause.version"
 }
 
-ALL=(redis nats minio nginx helm kubeconform k6 helm-unittest chart-testing etcd-client kubernetes cassandra
+ALL=(redis nats minio nginx browser helm kubeconform k6 helm-unittest chart-testing etcd-client kubernetes cassandra
   elasticsearch schemathesis cluster mail)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ALL[@]}")
@@ -256,6 +264,7 @@ for target in "${targets[@]}"; do
     redis) install_redis ;;
     nats) install_nats ;;
     nginx) install_nginx ;;
+    browser) install_browser ;;
     helm) go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
     kubeconform)
       go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" \

@@ -89,6 +89,8 @@ export const exchangeDescriptor: ServiceDescriptor<typeof exchangeSettings, Exch
     `Exchange: ${config.EXCHANGE_SYMBOLS.map((s) => s.symbol).join(', ')}; ${describeHours(config)}. Fund an account: POST /v1/accounts/{id}/deposits (scope admin)`,
     describeFix(config),
   ],
+  // The page at /exchange/ (apps/exchange/web), served where the API is.
+  pages: { prefix: '/exchange/', root: new URL('../web/', import.meta.url) },
 };
 
 export const exchange = defineService(exchangeDescriptor);

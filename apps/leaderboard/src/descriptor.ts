@@ -79,6 +79,8 @@ export const leaderboardDescriptor: ServiceDescriptor<typeof leaderboardSettings
   routes: leaderboardRoutes,
   readiness: (instance) => ({ stores: () => instance.isOpen() }),
   metrics: registerLeaderboardMetrics,
+  // The page at /leaderboard/ (apps/leaderboard/web), served where the API is.
+  pages: { prefix: '/leaderboard/', root: new URL('../web/', import.meta.url) },
 };
 
 export const leaderboard = defineService(leaderboardDescriptor);

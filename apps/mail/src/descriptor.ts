@@ -78,6 +78,8 @@ export const mailDescriptor: ServiceDescriptor<typeof mailSettings, MailInstance
   banner: (settings) => [
     `Mail: SMTP on ${settings.SMTP_HOST}:${settings.SMTP_PORT} for ${settings.MAIL_DOMAIN}; a mailbox is <token subject>@${settings.MAIL_DOMAIN.split(',')[0]} (scope mail)`,
   ],
+  // The page at /mail/ (apps/mail/web), served where the API is.
+  pages: { prefix: '/mail/', root: new URL('../web/', import.meta.url) },
 };
 
 export const mail = defineService(mailDescriptor);

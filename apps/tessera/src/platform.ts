@@ -1,5 +1,6 @@
 import { serve, type RunningService, type Service } from '@tessera/kit';
 import { SERVICES } from './services.ts';
+import { installSignIn } from './signin.ts';
 import { VERSION } from './version.ts';
 
 export interface StartOptions {
@@ -22,11 +23,18 @@ export function startPlatform(options: StartOptions = {}): Promise<RunningServic
     handleSignals: options.handleSignals,
     now: options.now,
     services: SERVICES.map((service) => ({ service })),
+    // The sign-in page, and the script and style every service's page shares.
+    pages: [
+      { prefix: '/signin/', root: new URL('../web/signin/', import.meta.url) },
+      { prefix: '/common/', root: new URL('../web/common/', import.meta.url) },
+    ],
+    routes: installSignIn,
     banner: (url, { platform, secret }) => [
       `Tessera ${VERSION} is up at ${url} (data in ${platform.DATA_DIR})`,
       secret === undefined
         ? 'Tokens come from your identity provider (AUTH_JWKS_URL is set).'
         : `Get a token: npx tessera token --sub game-server-1 --scope "scores:write scores:read"${platform.DATA_DIR === './data' ? '' : ` --data-dir ${platform.DATA_DIR}`}`,
+      `Pages: ${url}/mail/ · ${url}/exchange/ · ${url}/leaderboard/${secret === undefined ? '' : ` (sign in at ${url}/signin/)`}`,
       `Try it: curl -H "Authorization: Bearer $TOKEN" ${url}/v1/scores`,
       `API reference: ${url}/docs (OpenAPI: ${url}/docs/openapi.json)`,
       `Health: ${url}/healthz · readiness: ${url}/readyz · metrics: ${url}/metrics`,

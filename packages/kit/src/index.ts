@@ -20,6 +20,8 @@ export { loadOrCreateSecret } from './secret.ts';
 export { createHttpApp } from './http/app.ts';
 export { closeWithDeadline } from './http/close.ts';
 export type { HttpAppOptions } from './http/app.ts';
+export { PAGES_CSP } from './http/pages.ts';
+export type { PageMount } from './http/pages.ts';
 export { problemResponse } from './http/problem-responses.ts';
 export type { ReadinessCheck } from './http/fastify-types.ts';
 export type { FastAnswer } from './http/fast-routes.ts';

@@ -10,6 +10,8 @@ import { configError, parseConfig, platformSettings } from './config.ts';
 import type { PlatformConfig } from './config.ts';
 import { createHttpApp } from './http/app.ts';
 import { closeWithDeadline } from './http/close.ts';
+import { installPages } from './http/pages.ts';
+import type { PageMount } from './http/pages.ts';
 import { loadTls } from './http/tls.ts';
 import { createLogger, isInteractive, printBanner } from './logger.ts';
 import type { Logger } from './logger.ts';
@@ -35,6 +37,16 @@ export interface ServeOptions {
   /** The clock (epoch ms) the services use; tests move it. */
   now?: () => number;
   services: readonly ServiceSelection[];
+  /** Pages of the process itself (beside the services' own), e.g. the platform's sign-in page. */
+  pages?: readonly PageMount[];
+  /**
+   * Routes of the process itself, added after the services'; `secret` is undefined when tokens
+   * come from a JWKS (the platform's development sign-in is absent then).
+   */
+  routes?: (
+    app: FastifyInstance,
+    context: { platform: PlatformConfig; secret: string | undefined },
+  ) => Promise<void> | void;
   /** Lines shown once listening; `secret` is undefined when tokens come from a JWKS. */
   banner?: (
     url: string,
@@ -78,6 +90,16 @@ function plan(opts: ServeOptions): Plan {
   });
   if (problems.length > 0) throw configError(problems);
   return { platform: platform.values, services };
+}
+
+/** The process's own pages, then those of each service a role of which answers the API here. */
+function pagesOf(opts: ServeOptions, services: Plan['services']): PageMount[] {
+  const pages = [...(opts.pages ?? [])];
+  for (const { service, roles } of services) {
+    const servesApi = roles.some((role) => service.roles[role]?.servesApi === true);
+    if (servesApi && service.pages !== undefined) pages.push(service.pages);
+  }
+  return pages;
 }
 
 function urlOf(app: FastifyInstance, https: boolean): string {
@@ -156,6 +178,8 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
       started.push(running);
       await running.attach(app);
     }
+    await opts.routes?.(app, { platform, secret });
+    await installPages(app, pagesOf(opts, services));
     await app.listen({ port: platform.PORT, host: platform.HOST });
   } catch (error) {
     await close();

@@ -10,6 +10,7 @@ import { parseConfig } from './config.ts';
 import type { ConfigOf, PlatformConfig, Setting } from './config.ts';
 import type { ErrorSpec } from './errors.ts';
 import type { ReadinessCheck } from './http/fastify-types.ts';
+import type { PageMount } from './http/pages.ts';
 import type { Logger } from './logger.ts';
 import type { Telemetry } from './telemetry.ts';
 
@@ -68,6 +69,8 @@ export interface ServiceDescriptor<S extends SettingsTable, Instance extends Ope
   metrics?(instance: Instance, registry: Registry): void;
   /** Lines for the start banner (what a newcomer should know: ports, modes, sample data). */
   banner?(config: ConfigOf<S>): readonly string[];
+  /** The service's web pages, served wherever a role of the service answers its API. */
+  readonly pages?: PageMount;
 }
 
 /** A service ready to be run, its types closed over: what runners loop over. */
@@ -77,6 +80,7 @@ export interface Service {
   readonly settings: SettingsTable;
   readonly errors: { readonly table: Readonly<Record<string, ErrorSpec>> };
   readonly roles: Readonly<Record<string, Pick<RoleDescriptor<never>, 'description' | 'servesApi'>>>;
+  readonly pages?: PageMount;
   /** Reads the service's settings from `env`; problems are returned, not thrown. */
   configure(env: Readonly<Record<string, string | undefined>>): ConfiguredService;
 }
@@ -107,6 +111,7 @@ export function defineService<S extends SettingsTable, Instance extends OpenedSe
     settings: descriptor.settings,
     errors: descriptor.errors,
     roles: descriptor.roles,
+    pages: descriptor.pages,
     configure(env) {
       const { values, problems } = parseConfig(descriptor.settings, env);
       const all = problems.length > 0 ? problems : (descriptor.check?.(values) ?? []);

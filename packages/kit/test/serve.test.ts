@@ -18,9 +18,10 @@ interface Demo {
 }
 
 /** A small service with two roles, recording what happens to it. */
-function demoService(events: string[], options: { failOpen?: boolean } = {}) {
+function demoService(events: string[], options: { failOpen?: boolean; pages?: string } = {}) {
   return defineService<typeof demoSettings, Demo>({
     name: 'demo',
+    ...(options.pages === undefined ? {} : { pages: { prefix: '/demo/', root: options.pages } }),
     description: 'a service for the tests',
     settings: demoSettings,
     check: (config) => (config.DEMO_GREETING === 'boom' ? ['DEMO_GREETING must not be "boom"'] : []),
@@ -148,3 +149,42 @@ t.test('a service that fails to open stops start-up and closes what was opened',
     /open failed/,
   );
 });
+
+t.test(
+  "a service's pages are served where a role of it answers the API, beside the process's own",
+  async (t) => {
+    // One t.testdir per test: the pages, the process's own page and each process's data beside.
+    const dir = t.testdir({
+      pages: { 'index.html': '<!doctype html><title>demo</title>' },
+      own: { 'index.html': '<!doctype html><title>sign in</title>' },
+      data: { api: {}, worker: {} },
+    });
+    const pages = join(dir, 'pages');
+    const own = join(dir, 'own');
+    const start = (roles: string[]) =>
+      serve({
+        name: 'svc',
+        version: '1',
+        env: { PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: join(dir, 'data', roles.join('+')) },
+        handleSignals: false,
+        services: [{ service: demoService([], { pages }), roles }],
+        pages: [{ prefix: '/own/', root: own }],
+        routes: (app, { secret }) => {
+          app.get('/own-route', () => ({ hasSecret: secret !== undefined }));
+        },
+      });
+    const api = await start(['api']);
+    t.teardown(() => api.close());
+    const page = await fetch(`${api.url}/demo/`);
+    t.equal(page.status, 200);
+    t.match(page.headers.get('content-security-policy'), /default-src 'self'/);
+    t.match(await page.text(), /<title>demo/);
+    t.match(await (await fetch(`${api.url}/own/`)).text(), /<title>sign in/);
+    t.same(await (await fetch(`${api.url}/own-route`)).json(), { hasSecret: true });
+
+    const worker = await start(['worker']);
+    t.teardown(() => worker.close());
+    t.equal((await fetch(`${worker.url}/demo/`)).status, 404, 'no pages where the API is not served');
+    t.equal((await fetch(`${worker.url}/own/`)).status, 200);
+  },
+);
