@@ -4,8 +4,7 @@
  * comes in the Authorization header or, from browsers, as a `bearer.<jwt>` subprotocol next to
  * `tessera.v1` (never in the URL, which logs keep). A bad token refuses the upgrade (401/403).
  */
-import websocket from '@fastify/websocket';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { kitErrors, type Principal } from '@tessera/kit';
 import { parseFeedRequest } from '../core/feed-requests.ts';
 import type { ExchangeService } from '../service.ts';
@@ -18,7 +17,6 @@ export interface FeedRouteOptions {
 }
 
 export const FEED_PATH = '/v1/exchange/ws';
-const PROTOCOL = 'tessera.v1';
 const TOKEN_PROTOCOL = 'bearer.';
 const SCOPE = 'trade';
 
@@ -41,14 +39,9 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export const feedRoute: FastifyPluginAsync<FeedRouteOptions> = async (app, { service, hub }) => {
-  await app.register(websocket, {
-    options: {
-      maxPayload: 4096,
-      // Only the protocol name is ever echoed: the token offered beside it stays unanswered.
-      handleProtocols: (protocols) => (protocols.has(PROTOCOL) ? PROTOCOL : false),
-    },
-  });
+export const feedRoute: FastifyPluginCallback<FeedRouteOptions> = (app, { service, hub }, done) => {
+  // @fastify/websocket is the kit's (registered once per app): it answers with `tessera.v1` when
+  // offered and never echoes the token offered beside it.
   const symbols = new Set(service.symbols());
   const stop = service.subscribe((events) => hub.publish(service.feedUpdates(events)));
   app.addHook('onClose', (_app, done) => {
@@ -87,4 +80,5 @@ export const feedRoute: FastifyPluginAsync<FeedRouteOptions> = async (app, { ser
       hub.reply(subscriber, { type: 'welcome', v: 1, account: account ?? null, symbols: [...symbols] });
     },
   );
+  done();
 };

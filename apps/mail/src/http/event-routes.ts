@@ -2,8 +2,7 @@
  * Push to online clients (docs/mail-events.md): the WebSocket `GET /v1/events` and its
  * long-polling fallback `GET /v1/events/poll`, carrying the same events with the same seq.
  */
-import websocket from '@fastify/websocket';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { MailService } from '../service.ts';
 import { auth, tags, userOf } from './route-common.ts';
@@ -39,32 +38,18 @@ function keepAlive(socket: WebSocket, pingMs: number): () => void {
   return () => clearInterval(timer);
 }
 
-export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, options) => {
+export const eventRoutes: FastifyPluginCallback<EventRoutesOptions> = (app, options, done) => {
   const { service } = options;
-  await app.register(websocket, {
-    options: {
-      // Never echo `bearer.<token>`: answer with our protocol when offered, else with none.
-      handleProtocols: (protocols) => (protocols.has(EVENTS_PROTOCOL) ? EVENTS_PROTOCOL : false),
-      maxPayload: 4096,
-    },
-  });
-
-  // A refused handshake (401, 403) is answered as HTTP on the upgrade's socket, which nothing
-  // closes after it: it would be held open and hold up the server's close. A socket that was
-  // upgraded never gets here (its reply is hijacked).
-  app.addHook('onResponse', (request, _reply, done) => {
-    if (request.headers.upgrade !== undefined) request.raw.socket.destroy();
-    done();
-  });
-
+  // @fastify/websocket is the kit's (registered once per app): it answers with
+  // `tessera.events.v1` when offered, never echoes `bearer.<token>`, and closes the socket of a
+  // refused handshake.
   app.get<{ Querystring: { since?: number } }>(
     '/v1/events',
     {
       websocket: true,
       schema: {
         tags,
-        summary:
-          'WebSocket: new mail and changes (token as header or bearer.<token> subprotocol)',
+        summary: 'WebSocket: new mail and changes (token as header or bearer.<token> subprotocol)',
         querystring: socketQuerySchema,
       },
       config: { auth: { ...auth, webSocket: true } },
@@ -120,4 +105,5 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (app, o
       return { data: records.map(pushView), next_since: records.at(-1)?.seq ?? since };
     },
   );
+  done();
 };

@@ -21,6 +21,7 @@ import { installRateLimit } from './rate-limit.ts';
 import { edgeServerFactory } from './server.ts';
 import { installTelemetryHooks } from './telemetry-hooks.ts';
 import { createValidatorCompiler } from './validation.ts';
+import { installWebSockets } from './websockets.ts';
 
 export interface HttpAppOptions {
   /** OpenAPI info. */
@@ -115,6 +116,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   installAuthHook(app, opts.authenticator, failures);
   app.decorate('authenticator', opts.authenticator);
   if (opts.rateLimitEnabled ?? true) await installRateLimit(app, opts.rateLimitRedis);
+  // WebSocket routes (`{ websocket: true }`), for every service at once.
+  await installWebSockets(app);
   // 6. OpenAPI (and its reference page at /docs) last among the plugins: it records the routes
   // services register afterwards.
   await installOpenApi(app, opts);

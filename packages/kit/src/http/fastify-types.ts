@@ -1,8 +1,9 @@
 /** What the kit adds to fastify's types; imported for its side effect on type checking. */
-// The plugins' own augmentations (`config.rateLimit`, `schema.tags`/`hide`) must reach services
+// The plugins' own augmentations (`config.rateLimit`, `schema.tags`/`hide`, `websocket: true`) must reach services
 // that only import the kit, including through the emitted .d.ts files.
 /// <reference types="@fastify/rate-limit" preserve="true" />
 /// <reference types="@fastify/swagger" preserve="true" />
+/// <reference types="@fastify/websocket" preserve="true" />
 import type { Registry } from 'prom-client';
 import type { Authenticator, Principal } from '../auth.ts';
 import type { FastAnswer } from './fast-routes.ts';

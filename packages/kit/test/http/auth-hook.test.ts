@@ -195,12 +195,7 @@ t.test(
         200,
       ],
       ['a token in the URL', `/socket?access_token=${good}`, upgrade, 401],
-      [
-        'subprotocol without an upgrade',
-        '/socket',
-        { 'sec-websocket-protocol': `bearer.${good}` },
-        401,
-      ],
+      ['subprotocol without an upgrade', '/socket', { 'sec-websocket-protocol': `bearer.${good}` }, 401],
       [
         'subprotocol on a route that did not opt in',
         '/plain',
