@@ -77,7 +77,14 @@ export const leaderboardDescriptor: ServiceDescriptor<typeof leaderboardSettings
   roles: { api: apiRole, archiver: archiverRole },
   open: openLeaderboard,
   routes: leaderboardRoutes,
-  readiness: (instance) => ({ stores: () => instance.isOpen() }),
+  readiness: (instance) => ({
+    // Ready while open; a store that is down (Cassandra) is named, and writes still go through.
+    stores: async () => {
+      if (!instance.isOpen()) return false;
+      const degraded = await instance.ports.degraded?.();
+      return degraded === undefined ? true : { degraded };
+    },
+  }),
   metrics: registerLeaderboardMetrics,
 };
 

@@ -21,7 +21,7 @@ export { createHttpApp } from './http/app.ts';
 export { closeWithDeadline } from './http/close.ts';
 export type { HttpAppOptions } from './http/app.ts';
 export { problemResponse } from './http/problem-responses.ts';
-export type { ReadinessCheck } from './http/fastify-types.ts';
+export type { ReadinessCheck, ReadinessResult } from './http/fastify-types.ts';
 export { serve } from './serve.ts';
 export type { RunningService, ServeOptions, ServiceSelection } from './serve.ts';
 export { defineService } from './service-descriptor.ts';

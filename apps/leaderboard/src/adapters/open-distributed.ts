@@ -3,12 +3,14 @@ import { connect } from '@nats-io/transport-node';
 import cassandra from 'cassandra-driver';
 import { Redis } from 'ioredis';
 import type { TieBreak } from '../core/standing.ts';
+import { DependencyHealth } from '../dependency-health.ts';
 import type { LeaderboardPorts } from '../ports.ts';
 import { CassandraArchiveStore } from './cassandra/cassandra-archive-store.ts';
 import { CassandraProfileStore } from './cassandra/cassandra-profile-store.ts';
 import { parseCassandraUrl } from './cassandra/cassandra-url.ts';
 import { migrateLeaderboard } from './cassandra/schema.ts';
 import { distributedServers, type DistributedSettings } from './distributed-settings.ts';
+import { guardOutages } from './outage-guard.ts';
 import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
 import { RedisProfileCache } from './redis/redis-profile-cache.ts';
 import { RedisRankingStore } from './redis/redis-ranking-store.ts';
@@ -16,6 +18,28 @@ import { RedisRankingStore } from './redis/redis-ranking-store.ts';
 export type DistributedConfig = DistributedSettings & { readonly LEADERBOARD_TIE_BREAK: TieBreak };
 
 const DAY_MS = 86_400_000;
+/** A period no archive holds: what a readiness probe asks Cassandra while it was found down. */
+const PROBE_PERIOD = '1970-01';
+
+/** Cassandra cannot be reached now (as opposed to a query it refused). */
+function isCassandraOutage(error: unknown): boolean {
+  const { errors } = cassandra;
+  if (
+    error instanceof errors.NoHostAvailableError ||
+    error instanceof errors.OperationTimedOutError ||
+    error instanceof errors.BusyConnectionError
+  ) {
+    return true;
+  }
+  const codes: readonly number[] = [
+    cassandra.types.responseErrorCodes.unavailableException,
+    cassandra.types.responseErrorCodes.overloaded,
+    cassandra.types.responseErrorCodes.isBootstrapping,
+    cassandra.types.responseErrorCodes.readTimeout,
+    cassandra.types.responseErrorCodes.writeTimeout,
+  ];
+  return error instanceof errors.ResponseError && codes.includes(error.code);
+}
 
 /**
  * The ports over the shared servers: the win log on JetStream, the rankings and the profile cache
@@ -23,7 +47,9 @@ const DAY_MS = 86_400_000;
  * the roles may run apart (`shared: true`).
  *
  * Cassandra is connected on first use, so the api starts (and keeps recording wins) while it is
- * down, unless the schema is to be applied first (LEADERBOARD_MIGRATE).
+ * down, unless the schema is to be applied first (LEADERBOARD_MIGRATE). While it is down, profile
+ * and archive calls fail as LB_STORE_UNAVAILABLE (names fall back to ids, archiving waits) and
+ * `degraded()` says so, for readiness.
  */
 export async function openDistributedAdapters(
   config: DistributedConfig,
@@ -77,9 +103,15 @@ export async function openDistributedAdapters(
       tieBreak: config.LEADERBOARD_TIE_BREAK,
       keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
     });
-    const archive = new CassandraArchiveStore(client, { keyspace: config.LEADERBOARD_KEYSPACE });
+    const health = new DependencyHealth();
+    const guard = { dependency: 'cassandra', health, isOutage: isCassandraOutage, retryAfterSeconds: 5 };
+    const archive = guardOutages(
+      new CassandraArchiveStore(client, { keyspace: config.LEADERBOARD_KEYSPACE }),
+      guard,
+    );
+    // The cache in front stays usable: a cached name is shown while Cassandra is down.
     const profiles = new RedisProfileCache(
-      new CassandraProfileStore(client, config.LEADERBOARD_KEYSPACE),
+      guardOutages(new CassandraProfileStore(client, config.LEADERBOARD_KEYSPACE), guard),
       redis,
       {
         keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
@@ -97,6 +129,12 @@ export async function openDistributedAdapters(
       profiles,
       stats: { profileCacheHits: () => profiles.hits },
       shared: true,
+      async degraded() {
+        // Recovery shows without traffic: what was down is asked again (a failed probe only
+        // refreshes why).
+        if (health.isDown('cassandra')) await archive.isArchived(PROBE_PERIOD).catch(() => false);
+        return health.describe();
+      },
       // Nothing to save: every store is durable on its own server.
       checkpoint: () => Promise.resolve(),
       close: closeAll,

@@ -6,7 +6,12 @@
 import type { Registry } from 'prom-client';
 import type { Principal } from '../auth.ts';
 
-export type ReadinessCheck = () => boolean | Promise<boolean>;
+/**
+ * A readiness check: true (ready), false (not ready), or `{ degraded }`: ready, but a dependency
+ * is down and some answers fall back (named in /readyz's body, for an operator to read).
+ */
+export type ReadinessResult = boolean | { readonly degraded: string };
+export type ReadinessCheck = () => ReadinessResult | Promise<ReadinessResult>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,7 +25,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's own Prometheus registry: pass `registers: [app.metrics]` to new metrics. */
     metrics: Registry;
-    /** /readyz answers 503 until every registered check returns true. */
+    /** /readyz answers 503 until every registered check returns true (or `{ degraded }`). */
     addReadinessCheck(name: string, check: ReadinessCheck): void;
   }
 }
