@@ -11,6 +11,7 @@ import { parseCassandraUrl } from './cassandra/cassandra-url.ts';
 import { migrateLeaderboard } from './cassandra/schema.ts';
 import { distributedServers, type DistributedSettings } from './distributed-settings.ts';
 import { guardOutages } from './outage-guard.ts';
+import { isCassandraOutage, isNatsOutage } from './outages.ts';
 import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
 import { RedisProfileCache } from './redis/redis-profile-cache.ts';
 import { RedisRankingStore } from './redis/redis-ranking-store.ts';
@@ -20,26 +21,6 @@ export type DistributedConfig = DistributedSettings & { readonly LEADERBOARD_TIE
 const DAY_MS = 86_400_000;
 /** A period no archive holds: what a readiness probe asks Cassandra while it was found down. */
 const PROBE_PERIOD = '1970-01';
-
-/** Cassandra cannot be reached now (as opposed to a query it refused). */
-function isCassandraOutage(error: unknown): boolean {
-  const { errors } = cassandra;
-  if (
-    error instanceof errors.NoHostAvailableError ||
-    error instanceof errors.OperationTimedOutError ||
-    error instanceof errors.BusyConnectionError
-  ) {
-    return true;
-  }
-  const codes: readonly number[] = [
-    cassandra.types.responseErrorCodes.unavailableException,
-    cassandra.types.responseErrorCodes.overloaded,
-    cassandra.types.responseErrorCodes.isBootstrapping,
-    cassandra.types.responseErrorCodes.readTimeout,
-    cassandra.types.responseErrorCodes.writeTimeout,
-  ];
-  return error instanceof errors.ResponseError && codes.includes(error.code);
-}
 
 /**
  * The ports over the shared servers: the win log on JetStream, the rankings and the profile cache
@@ -89,7 +70,7 @@ export async function openDistributedAdapters(
       });
     }
 
-    const winLog = await openJetStreamWinLog(nc, {
+    const jetStreamWinLog = await openJetStreamWinLog(nc, {
       stream: config.LEADERBOARD_STREAM,
       subjectPrefix: config.LEADERBOARD_STREAM_SUBJECT,
       matchBucket: config.LEADERBOARD_MATCH_BUCKET,
@@ -97,13 +78,20 @@ export async function openDistributedAdapters(
       duplicateWindowMs: config.LEADERBOARD_DEDUP_WINDOW_MS,
       matchIdTtlMs: config.LEADERBOARD_MATCH_ID_TTL_DAYS * DAY_MS,
     });
-    closers.push(() => winLog.close());
+    closers.push(() => jetStreamWinLog.close());
 
     const rankings = new RedisRankingStore(redis, {
       tieBreak: config.LEADERBOARD_TIE_BREAK,
       keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
     });
     const health = new DependencyHealth();
+    // While NATS reconnects, an append fails as a coded 503 the client retries (same match_id).
+    const winLog = guardOutages(jetStreamWinLog, {
+      dependency: 'nats',
+      health,
+      isOutage: isNatsOutage,
+      retryAfterSeconds: 2,
+    });
     const guard = { dependency: 'cassandra', health, isOutage: isCassandraOutage, retryAfterSeconds: 5 };
     const archive = guardOutages(
       new CassandraArchiveStore(client, { keyspace: config.LEADERBOARD_KEYSPACE }),
@@ -133,6 +121,7 @@ export async function openDistributedAdapters(
         // Recovery shows without traffic: what was down is asked again (a failed probe only
         // refreshes why).
         if (health.isDown('cassandra')) await archive.isArchived(PROBE_PERIOD).catch(() => false);
+        if (health.isDown('nats')) await winLog.periods().catch(() => []);
         return health.describe();
       },
       // Nothing to save: every store is durable on its own server.
