@@ -126,7 +126,8 @@ t.test('once Cassandra is up', async (t) => {
   t.same(await ports.archive.top('2020-01', 0, 10), [{ userId: 'old', score: 2, rank: 1 }]);
   t.ok(
     await eventually(
-      async () => (await (await fetch(`${api.url}/readyz`)).json()).status === 'ready',
+      async () =>
+        ((await (await fetch(`${api.url}/readyz`)).json()) as { status: string }).status === 'ready',
       60_000,
     ),
     'readiness is plain again',
