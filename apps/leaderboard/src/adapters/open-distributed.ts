@@ -11,7 +11,7 @@ import { parseCassandraUrl } from './cassandra/cassandra-url.ts';
 import { migrateLeaderboard } from './cassandra/schema.ts';
 import { distributedServers, type DistributedSettings } from './distributed-settings.ts';
 import { guardOutages } from './outage-guard.ts';
-import { isCassandraOutage, isNatsOutage } from './outages.ts';
+import { isCassandraOutage, isNatsOutage, isRedisOutage } from './outages.ts';
 import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
 import { RedisProfileCache } from './redis/redis-profile-cache.ts';
 import { RedisRankingStore } from './redis/redis-ranking-store.ts';
@@ -80,10 +80,6 @@ export async function openDistributedAdapters(
     });
     closers.push(() => jetStreamWinLog.close());
 
-    const rankings = new RedisRankingStore(redis, {
-      tieBreak: config.LEADERBOARD_TIE_BREAK,
-      keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
-    });
     const health = new DependencyHealth();
     // While NATS reconnects, an append fails as a coded 503 the client retries (same match_id).
     const winLog = guardOutages(jetStreamWinLog, {
@@ -91,6 +87,16 @@ export async function openDistributedAdapters(
       health,
       isOutage: isNatsOutage,
       retryAfterSeconds: 2,
+    });
+    const redisRankings = new RedisRankingStore(redis, {
+      tieBreak: config.LEADERBOARD_TIE_BREAK,
+      keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
+    });
+    const rankings = guardOutages(redisRankings, {
+      dependency: 'redis',
+      health,
+      isOutage: isRedisOutage,
+      retryAfterSeconds: 1,
     });
     const guard = { dependency: 'cassandra', health, isOutage: isCassandraOutage, retryAfterSeconds: 5 };
     const archive = guardOutages(
@@ -122,6 +128,7 @@ export async function openDistributedAdapters(
         // refreshes why).
         if (health.isDown('cassandra')) await archive.isArchived(PROBE_PERIOD).catch(() => false);
         if (health.isDown('nats')) await winLog.periods().catch(() => []);
+        if (health.isDown('redis')) await rankings.periods().catch(() => []);
         return health.describe();
       },
       // Nothing to save: every store is durable on its own server.

@@ -44,3 +44,13 @@ export function isNatsOutage(error: unknown): boolean {
   }
   return false;
 }
+
+/** Redis cannot be reached now (ioredis gave up on the request, or the connection is gone). */
+export function isRedisOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'MaxRetriesPerRequestError') return true;
+  const code = (error as Error & { code?: string }).code;
+  if (code !== undefined && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  // A Redis still loading its data answers LOADING; a closed client says so in words.
+  return /^LOADING|Connection is closed|Stream isn't writeable/.test(error.message);
+}
