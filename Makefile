@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.tessera-installed
 MANIFESTS := package.json package-lock.json $(wildcard apps/*/package.json packages/*/package.json operators/*/package.json) k8s-tests/package.json
 
-.PHONY: all install build run test lint typecheck unit bench clean tools backends-up backends-down openapi \
+.PHONY: all install build run run-distributed test lint typecheck unit bench clean tools backends-up backends-down openapi \
 	cluster-up cluster-down crds images deploy undeploy k6
 
 all: build
@@ -29,6 +29,11 @@ run: build
 	@# The exchange keeps its 09:30-16:00 New York session unless told otherwise; a newcomer trying it
 	@# at any hour gets an open market (the banner says so).
 	EXCHANGE_HOURS="$${EXCHANGE_HOURS:-always}" node apps/tessera/bin/tessera.js serve
+
+# The leaderboard as on Kubernetes: NATS, Redis, Cassandra, two api processes and an archiver behind
+# nginx on PORT (default 8080), data under DATA_DIR (default ./data/distributed); Ctrl-C stops it.
+run-distributed: build
+	bash tools/run-distributed.sh
 
 lint: $(STAMP)
 	@echo "==> lint (eslint, prettier)"

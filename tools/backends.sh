@@ -14,6 +14,10 @@
 #   19042 (CASSANDRA_STORAGE_PORT 17000), ELASTICSEARCH_PORT 19200 (ELASTICSEARCH_TRANSPORT_PORT
 #   19300), ETCD_PORT 12379 (ETCD_PEER_PORT 12380), KUBE_APISERVER_PORT 16443.
 # Heaps: CASSANDRA_HEAP 1g, ELASTICSEARCH_HEAP 512m. Logs and data: $TESSERA_RUN (lib.sh).
+# NGINX_UPSTREAM may name several servers, separated by spaces (nginx balances over them).
+# KEEP_DATA=1: the data directories outlive `down` and are reused by the next `up`, and Redis
+# keeps an append-only file (what `make run-distributed` runs on); by default every `up` starts
+# empty and `down` removes the data.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/mail-tools.sh"
@@ -79,11 +83,15 @@ start() {
 
 port_variable() { echo "$(echo "$1" | tr 'a-z-' 'A-Z_')_PORT"; }
 
-# A fresh, empty data directory for NAME (what an earlier run left is removed).
+KEEP_DATA="${KEEP_DATA:-0}"
+
+# NAME's data directory: fresh and empty (what an earlier run left is removed), or as an earlier
+# run left it with KEEP_DATA=1.
 fresh_datadir() {
   local dir
   dir=$(datadir "$1")
-  rm -rf "$dir" && mkdir -p "$dir"
+  [[ $KEEP_DATA == 1 ]] || rm -rf "$dir"
+  mkdir -p "$dir"
   echo "$dir"
 }
 
@@ -97,15 +105,17 @@ stop() {
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -KILL -- "-$pid" 2>/dev/null || true
   rm -f "$file" "$(settingsfile "$name")"
-  rm -rf "$(datadir "$name")"
+  [[ $KEEP_DATA == 1 ]] || rm -rf "$(datadir "$name")"
 }
 
 up_redis() {
   if ! already_up redis "port $REDIS_PORT"; then
     local dir
     dir=$(fresh_datadir redis)
+    local appendonly=no
+    [[ $KEEP_DATA == 1 ]] && appendonly=yes
     start redis "$REDIS_PORT" "port $REDIS_PORT" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" \
-      --appendonly no --dir "$dir"
+      --appendonly "$appendonly" --dir "$dir"
   fi
   echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
 }
@@ -135,6 +145,8 @@ up_nginx() {
     local dir
     dir=$(fresh_datadir nginx)
     mkdir -p "$dir/logs"
+    local upstream="" server
+    for server in $NGINX_UPSTREAM; do upstream+="server $server; "; done
     cat >"$dir/nginx.conf" <<CONF
 worker_processes 1;
 pid $dir/nginx.pid;
@@ -147,7 +159,7 @@ http {
   fastcgi_temp_path $dir/fastcgi;
   uwsgi_temp_path $dir/uwsgi;
   scgi_temp_path $dir/scgi;
-  upstream tessera { server $NGINX_UPSTREAM; keepalive 64; }
+  upstream tessera { ${upstream}keepalive 64; }
   server {
     listen 127.0.0.1:$NGINX_PORT;
     location / {

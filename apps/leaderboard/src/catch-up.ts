@@ -15,10 +15,29 @@ export interface CatchUpPorts {
   readonly archive: ArchiveStore;
 }
 
-/** Replays, for every period of the log not yet archived, the wins its ranking has not applied. */
+/**
+ * Replays, for every period of the log not yet archived, the wins its ranking has not applied.
+ *
+ * With the archive down (Cassandra), which periods are archived cannot be told: then a period is
+ * caught up when it still has a live ranking (archiving drops it only once archived) or is the
+ * log's newest, and the rest wait for the next catch-up. So an api starts while Cassandra is down.
+ */
 export async function catchUp(ports: CatchUpPorts, logger: Logger): Promise<void> {
-  for (const period of await ports.winLog.periods()) {
-    if (await ports.archive.isArchived(period)) continue;
+  const periods = await ports.winLog.periods();
+  let live: readonly Period[] | undefined;
+  for (const period of periods) {
+    const archived = await ports.archive.isArchived(period).catch(async (error: unknown) => {
+      live ??= await ports.rankings.periods();
+      const keep = live.includes(period) || period === periods.at(-1);
+      logger.warn(
+        { err: error, period },
+        keep
+          ? 'archive unavailable: catching up the live period anyway'
+          : 'archive unavailable: this period waits for the next catch-up',
+      );
+      return !keep;
+    });
+    if (archived) continue;
     await catchUpPeriod(period, ports, logger);
   }
 }

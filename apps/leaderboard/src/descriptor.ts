@@ -12,6 +12,7 @@ import { leaderboardErrors } from './errors.ts';
 import { leaderboardRoutes } from './http/routes.ts';
 import type { LeaderboardInstance } from './instance.ts';
 import { registerLeaderboardMetrics } from './metrics.ts';
+import { RankingGate } from './ranking-gate.ts';
 import { apiRole } from './roles/api.ts';
 import { archiverRole } from './roles/archiver.ts';
 import { archiveFinishedPeriods } from './rollover.ts';
@@ -31,8 +32,9 @@ async function openLeaderboard(
     throw error;
   }
   const periodOf = periodClock(config.LEADERBOARD_TIMEZONE, config.LEADERBOARD_PERIOD);
+  const rankingGate = new RankingGate();
   const service = new LeaderboardService({
-    ports,
+    ports: { ...ports, rankings: rankingGate.guard(ports.rankings) },
     now: context.now,
     periodOf,
     cacheTopList: !ports.shared,
@@ -57,6 +59,7 @@ async function openLeaderboard(
     config,
     service,
     ports,
+    rankingGate,
     logger,
     archiveNow,
     isOpen: () => open,
@@ -77,7 +80,14 @@ export const leaderboardDescriptor: ServiceDescriptor<typeof leaderboardSettings
   roles: { api: apiRole, archiver: archiverRole },
   open: openLeaderboard,
   routes: leaderboardRoutes,
-  readiness: (instance) => ({ stores: () => instance.isOpen() }),
+  readiness: (instance) => ({
+    // Ready while open; a store that is down (Cassandra) is named, and writes still go through.
+    stores: async () => {
+      if (!instance.isOpen()) return false;
+      const degraded = await instance.ports.degraded?.();
+      return degraded === undefined ? true : { degraded };
+    },
+  }),
   metrics: registerLeaderboardMetrics,
   // The page at /leaderboard/ (apps/leaderboard/web), served where the API is.
   pages: { prefix: '/leaderboard/', root: new URL('../web/', import.meta.url) },

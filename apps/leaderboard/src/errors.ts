@@ -6,4 +6,5 @@ export const leaderboardErrors = defineErrors({
   LB_PROFILE_NOT_FOUND: { status: 404, title: 'Profile not found' },
   LB_MATCH_ID_CONFLICT: { status: 409, title: 'Match id already used' },
   LB_SCORE_RANGE: { status: 422, title: 'Score out of range' },
+  LB_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable' },
 });

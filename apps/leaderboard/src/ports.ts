@@ -112,6 +112,11 @@ export interface LeaderboardPorts {
   readonly stats: LeaderboardStats;
   /** True when the stores are shared between processes (roles may run apart). */
   readonly shared: boolean;
+  /**
+   * What is down now and falls back meanwhile (checking again what was down), or undefined when
+   * everything answers; absent when no store can be down on its own (embedded).
+   */
+  readonly degraded?: () => Promise<string | undefined>;
   /** Saves what the adapters derive and keep themselves (embedded: ranking checkpoints) now. */
   checkpoint(): Promise<void>;
   /** Stops the adapters' own background work and closes every store. */

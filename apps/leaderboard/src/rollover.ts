@@ -9,6 +9,18 @@ import type { Logger } from '@tessera/kit';
 import { comparePeriods, type Period } from './core/period.ts';
 import type { ArchiveStore, RankingStore, StandingsReader } from './ports.ts';
 
+/**
+ * Whether a period is archived, asking the archive only when the period has no live ranking: the
+ * live periods (the current month) are answered while the archive store is down.
+ */
+export async function isArchivedPeriod(
+  period: Period,
+  stores: { readonly rankings: RankingStore; readonly archive: ArchiveStore },
+): Promise<boolean> {
+  if ((await stores.rankings.periods()).includes(period)) return false;
+  return stores.archive.isArchived(period);
+}
+
 /** A period is read from its live ranking while it has one, from the archive once archived. */
 export async function readerFor(
   period: Period,

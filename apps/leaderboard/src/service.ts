@@ -3,7 +3,7 @@ import type { Standing } from './core/standing.ts';
 import type { Win } from './core/win.ts';
 import { leaderboardErrors } from './errors.ts';
 import type { LeaderboardPorts, Profile, StandingsReader } from './ports.ts';
-import { readerFor } from './rollover.ts';
+import { isArchivedPeriod, readerFor } from './rollover.ts';
 import { TopListCache } from './top-list-cache.ts';
 
 /** A top-list or window entry: a standing with the name to show. */
@@ -77,7 +77,7 @@ export class LeaderboardService {
     if (duplicate) {
       assertSameMatch(win, input);
       // A retry of a match from a period already archived reads the archive, never revives it.
-      const archived = await this.#ports.archive.isArchived(win.period);
+      const archived = await isArchivedPeriod(win.period, this.#ports);
       const standing = archived ? await this.#ports.archive.standing(win.period, win.userId) : undefined;
       if (standing !== undefined) return { period: win.period, standing, replayed: true };
     }

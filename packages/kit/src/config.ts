@@ -222,6 +222,15 @@ export const platformSettings = {
     description: 'on SIGTERM, how long in-flight requests may finish before every connection is closed',
   }),
   RATE_LIMIT_ENABLED: setting.bool({ default: true }),
+  REDIS_URL: setting.optionalString({
+    pattern: /^rediss?:\/\/\S+$/,
+    description:
+      "Redis, redis://[user:password@]host:port[/db]: the rate-limit counters every process of a service shares (and the services' own uses)",
+  }),
+  RATE_LIMIT_REDIS_PREFIX: setting.string({
+    default: 'tessera:rate-limit:',
+    description: "prefix of the rate-limit counters' Redis keys",
+  }),
   DATA_FSYNC: setting.bool({
     default: true,
     description: 'fsync every commit of the embedded stores (off: a process crash still loses nothing)',

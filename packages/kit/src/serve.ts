@@ -9,6 +9,7 @@ import { createAuthenticator } from './auth.ts';
 import { configError, parseConfig, platformSettings } from './config.ts';
 import type { PlatformConfig } from './config.ts';
 import { createHttpApp } from './http/app.ts';
+import { openRateLimitRedis } from './http/rate-limit-redis.ts';
 import { closeWithDeadline } from './http/close.ts';
 import { installPages } from './http/pages.ts';
 import type { PageMount } from './http/pages.ts';
@@ -130,6 +131,13 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     endpoint: platform.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
 
+  // Several replicas behind one address share their callers' budgets through Redis.
+  const rateLimitRedis =
+    platform.REDIS_URL === undefined ||
+    (!platform.RATE_LIMIT_ENABLED && platform.AUTH_FAILURE_LIMIT_PER_MINUTE === 0)
+      ? undefined
+      : openRateLimitRedis({ url: platform.REDIS_URL, keyPrefix: platform.RATE_LIMIT_REDIS_PREFIX, logger });
+
   const app = await createHttpApp({
     name: opts.name,
     version: opts.version,
@@ -143,7 +151,13 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     maxUrlLength: platform.HTTP_MAX_URL_LENGTH,
     authFailureLimitPerMinute: platform.AUTH_FAILURE_LIMIT_PER_MINUTE,
     trustProxy: platform.TRUST_PROXY,
+    rateLimitRedis,
   });
+  if (rateLimitRedis !== undefined) {
+    app.addHook('onClose', async () => {
+      await rateLimitRedis.quit().catch(() => rateLimitRedis.disconnect());
+    });
+  }
 
   const started: StartedService[] = [];
   // The app closes after it stopped taking requests: then the roles stop and the stores flush.

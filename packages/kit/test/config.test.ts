@@ -19,6 +19,7 @@ t.test('platform defaults', async (t) => {
     LOG_FORMAT: 'auto',
     SHUTDOWN_TIMEOUT_MS: 10000,
     RATE_LIMIT_ENABLED: true,
+    RATE_LIMIT_REDIS_PREFIX: 'tessera:rate-limit:',
     DATA_FSYNC: true,
     HTTP_REQUEST_TIMEOUT_MS: 10000,
     HTTP_MAX_URL_LENGTH: 8192,

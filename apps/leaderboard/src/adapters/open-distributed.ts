@@ -3,12 +3,15 @@ import { connect } from '@nats-io/transport-node';
 import cassandra from 'cassandra-driver';
 import { Redis } from 'ioredis';
 import type { TieBreak } from '../core/standing.ts';
+import { DependencyHealth } from '../dependency-health.ts';
 import type { LeaderboardPorts } from '../ports.ts';
 import { CassandraArchiveStore } from './cassandra/cassandra-archive-store.ts';
 import { CassandraProfileStore } from './cassandra/cassandra-profile-store.ts';
 import { parseCassandraUrl } from './cassandra/cassandra-url.ts';
 import { migrateLeaderboard } from './cassandra/schema.ts';
 import { distributedServers, type DistributedSettings } from './distributed-settings.ts';
+import { guardOutages } from './outage-guard.ts';
+import { isCassandraOutage, isNatsOutage, isRedisOutage } from './outages.ts';
 import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
 import { RedisProfileCache } from './redis/redis-profile-cache.ts';
 import { RedisRankingStore } from './redis/redis-ranking-store.ts';
@@ -16,6 +19,8 @@ import { RedisRankingStore } from './redis/redis-ranking-store.ts';
 export type DistributedConfig = DistributedSettings & { readonly LEADERBOARD_TIE_BREAK: TieBreak };
 
 const DAY_MS = 86_400_000;
+/** A period no archive holds: what a readiness probe asks Cassandra while it was found down. */
+const PROBE_PERIOD = '1970-01';
 
 /**
  * The ports over the shared servers: the win log on JetStream, the rankings and the profile cache
@@ -23,7 +28,9 @@ const DAY_MS = 86_400_000;
  * the roles may run apart (`shared: true`).
  *
  * Cassandra is connected on first use, so the api starts (and keeps recording wins) while it is
- * down, unless the schema is to be applied first (LEADERBOARD_MIGRATE).
+ * down, unless the schema is to be applied first (LEADERBOARD_MIGRATE). While it is down, profile
+ * and archive calls fail as LB_STORE_UNAVAILABLE (names fall back to ids, archiving waits) and
+ * `degraded()` says so, for readiness.
  */
 export async function openDistributedAdapters(
   config: DistributedConfig,
@@ -63,7 +70,7 @@ export async function openDistributedAdapters(
       });
     }
 
-    const winLog = await openJetStreamWinLog(nc, {
+    const jetStreamWinLog = await openJetStreamWinLog(nc, {
       stream: config.LEADERBOARD_STREAM,
       subjectPrefix: config.LEADERBOARD_STREAM_SUBJECT,
       matchBucket: config.LEADERBOARD_MATCH_BUCKET,
@@ -71,15 +78,34 @@ export async function openDistributedAdapters(
       duplicateWindowMs: config.LEADERBOARD_DEDUP_WINDOW_MS,
       matchIdTtlMs: config.LEADERBOARD_MATCH_ID_TTL_DAYS * DAY_MS,
     });
-    closers.push(() => winLog.close());
+    closers.push(() => jetStreamWinLog.close());
 
-    const rankings = new RedisRankingStore(redis, {
+    const health = new DependencyHealth();
+    // While NATS reconnects, an append fails as a coded 503 the client retries (same match_id).
+    const winLog = guardOutages(jetStreamWinLog, {
+      dependency: 'nats',
+      health,
+      isOutage: isNatsOutage,
+      retryAfterSeconds: 2,
+    });
+    const redisRankings = new RedisRankingStore(redis, {
       tieBreak: config.LEADERBOARD_TIE_BREAK,
       keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
     });
-    const archive = new CassandraArchiveStore(client, { keyspace: config.LEADERBOARD_KEYSPACE });
+    const rankings = guardOutages(redisRankings, {
+      dependency: 'redis',
+      health,
+      isOutage: isRedisOutage,
+      retryAfterSeconds: 1,
+    });
+    const guard = { dependency: 'cassandra', health, isOutage: isCassandraOutage, retryAfterSeconds: 5 };
+    const archive = guardOutages(
+      new CassandraArchiveStore(client, { keyspace: config.LEADERBOARD_KEYSPACE }),
+      guard,
+    );
+    // The cache in front stays usable: a cached name is shown while Cassandra is down.
     const profiles = new RedisProfileCache(
-      new CassandraProfileStore(client, config.LEADERBOARD_KEYSPACE),
+      guardOutages(new CassandraProfileStore(client, config.LEADERBOARD_KEYSPACE), guard),
       redis,
       {
         keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
@@ -97,6 +123,14 @@ export async function openDistributedAdapters(
       profiles,
       stats: { profileCacheHits: () => profiles.hits },
       shared: true,
+      async degraded() {
+        // Recovery shows without traffic: what was down is asked again (a failed probe only
+        // refreshes why).
+        if (health.isDown('cassandra')) await archive.isArchived(PROBE_PERIOD).catch(() => false);
+        if (health.isDown('nats')) await winLog.periods().catch(() => []);
+        if (health.isDown('redis')) await rankings.periods().catch(() => []);
+        return health.describe();
+      },
       // Nothing to save: every store is durable on its own server.
       checkpoint: () => Promise.resolve(),
       close: closeAll,

@@ -8,7 +8,12 @@ import type { Registry } from 'prom-client';
 import type { Authenticator, Principal } from '../auth.ts';
 import type { FastAnswer } from './fast-routes.ts';
 
-export type ReadinessCheck = () => boolean | Promise<boolean>;
+/**
+ * A readiness check: true (ready), false (not ready), or `{ degraded }`: ready, but a dependency
+ * is down and some answers fall back (named in /readyz's body, for an operator to read).
+ */
+export type ReadinessResult = boolean | { readonly degraded: string };
+export type ReadinessCheck = () => ReadinessResult | Promise<ReadinessResult>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,7 +30,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's own Prometheus registry: pass `registers: [app.metrics]` to new metrics. */
     metrics: Registry;
-    /** /readyz answers 503 until every registered check returns true. */
+    /** /readyz answers 503 until every registered check returns true (or `{ degraded }`). */
     addReadinessCheck(name: string, check: ReadinessCheck): void;
     /** The app's bearer-token verifier, for routes that authenticate themselves (a WebSocket's subprotocol token). */
     authenticator: Authenticator;

@@ -1,11 +1,11 @@
 /** Kubernetes probes: /healthz (the process answers) and /readyz (it can do useful work). */
 import type { FastifyInstance } from 'fastify';
 import { kitErrors } from '../errors.ts';
-import type { ReadinessCheck } from './fastify-types.ts';
+import type { ReadinessCheck, ReadinessResult } from './fastify-types.ts';
 
-async function passes(check: ReadinessCheck): Promise<boolean> {
+async function run(check: ReadinessCheck): Promise<ReadinessResult> {
   try {
-    return (await check()) === true;
+    return await check();
   } catch {
     return false;
   }
@@ -20,11 +20,18 @@ export function installHealth(app: FastifyInstance): void {
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
     const entries = [...checks];
-    const results = await Promise.all(entries.map(([, check]) => passes(check)));
-    const failing = entries.filter((_, i) => !results[i]).map(([name]) => name);
+    const results = await Promise.all(entries.map(([, check]) => run(check)));
+    const failing = entries.filter((_, i) => results[i] === false).map(([name]) => name);
     if (failing.length > 0) {
       throw kitErrors.KIT_NOT_READY(`not ready: ${failing.join(', ')}`, { failing });
     }
+    // Ready, but saying what works in a reduced way: `degraded` maps a check to what is down.
+    const degraded: Record<string, string> = {};
+    entries.forEach(([name], i) => {
+      const result = results[i];
+      if (typeof result === 'object') degraded[name] = result.degraded;
+    });
+    if (Object.keys(degraded).length > 0) return { status: 'degraded', degraded };
     return { status: 'ready' };
   });
 }

@@ -18,6 +18,8 @@ export async function installRateLimit(app: FastifyInstance, redis?: unknown): P
   await app.register(rateLimit, {
     global: false,
     redis,
+    // A store outage (the shared Redis down) must not fail every request: limits fail open.
+    skipOnError: true,
     // Route-level onRequest hooks run after the app-level auth hook, so the principal is known.
     hook: 'onRequest',
     keyGenerator: (request) =>

@@ -39,3 +39,18 @@ t.test('/readyz follows the registered checks', async (t) => {
   t.equal(up.statusCode, 200);
   t.same(up.json(), { status: 'ready' });
 });
+
+t.test('/readyz stays ready but names what a degraded check says is down', async (t) => {
+  const app = await testApp();
+  let cassandra: true | { degraded: string } = { degraded: 'profiles and archives unavailable' };
+  app.addReadinessCheck('stores', () => true);
+  app.addReadinessCheck('cassandra', () => cassandra);
+  const degraded = await app.inject({ method: 'GET', url: '/readyz' });
+  t.equal(degraded.statusCode, 200);
+  t.same(degraded.json(), {
+    status: 'degraded',
+    degraded: { cassandra: 'profiles and archives unavailable' },
+  });
+  cassandra = true;
+  t.same((await app.inject({ method: 'GET', url: '/readyz' })).json(), { status: 'ready' });
+});

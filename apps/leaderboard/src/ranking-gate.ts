@@ -1,0 +1,55 @@
+/**
+ * The ranking as the use cases see it while a period is being rebuilt: a live ranking found lost
+ * (Redis came back empty) must not answer ranks, or take wins, from half of its wins. While a
+ * period is closed its reads and applies are the coded 503 LB_STORE_UNAVAILABLE with
+ * Retry-After (a client retries; a win already in the log is applied by the rebuild, and its
+ * retry with the same match_id counts once). The rebuild itself writes to the store underneath.
+ */
+import type { Period } from './core/period.ts';
+import type { Standing } from './core/standing.ts';
+import type { Win } from './core/win.ts';
+import { leaderboardErrors } from './errors.ts';
+import type { RankingStore } from './ports.ts';
+
+export class RankingGate {
+  readonly #closed = new Set<Period>();
+
+  close(period: Period): void {
+    this.#closed.add(period);
+  }
+
+  open(period: Period): void {
+    this.#closed.delete(period);
+  }
+
+  isClosed(period: Period): boolean {
+    return this.#closed.has(period);
+  }
+
+  /** `store` with the closed periods' reads and applies refused. */
+  guard(store: RankingStore): RankingStore {
+    const gated = <T>(period: Period, run: () => Promise<T>): Promise<T> => {
+      if (!this.#closed.has(period)) return run();
+      return Promise.reject(
+        leaderboardErrors.LB_STORE_UNAVAILABLE(
+          `the ${period} ranking is being rebuilt from the win log; retry shortly`,
+          { dependency: 'redis' },
+          { 'Retry-After': '1' },
+        ),
+      );
+    };
+    return {
+      applyWin: (win: Win): Promise<Standing> => gated(win.period, () => store.applyWin(win)),
+      applyBatch: (wins) => store.applyBatch(wins),
+      appliedSeq: (period) => store.appliedSeq(period),
+      periods: () => store.periods(),
+      standings: (period) => store.standings(period),
+      drop: (period) => store.drop(period),
+      players: (period) => store.players(period),
+      close: () => store.close(),
+      standing: (period, userId) => gated(period, () => store.standing(period, userId)),
+      top: (period, offset, limit) => gated(period, () => store.top(period, offset, limit)),
+      around: (period, userId, n) => gated(period, () => store.around(period, userId, n)),
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import t from 'tap';
+import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
+import { RankingGate } from '../src/ranking-gate.ts';
+
+const win = (seq: number, period = '2026-11') => ({ seq, period, userId: 'ada', points: 2, at: 0 });
+
+t.test(
+  'a closed period refuses reads and applies with a coded 503; others and the rebuild go on',
+  async (t) => {
+    const store = new MemoryRankingStore('shared');
+    const gate = new RankingGate();
+    const guarded = gate.guard(store);
+    await guarded.applyWin(win(1));
+    gate.close('2026-11');
+    await t.rejects(guarded.top('2026-11', 0, 10), { code: 'LB_STORE_UNAVAILABLE', status: 503 });
+    await t.rejects(guarded.standing('2026-11', 'ada'), { code: 'LB_STORE_UNAVAILABLE' });
+    t.match(await guarded.applyWin(win(2)).catch((error: unknown) => error), {
+      headers: { 'Retry-After': '1' },
+    });
+    t.same(await guarded.top('2026-10', 0, 10), [], 'another period answers');
+    await guarded.applyBatch([win(2)]);
+    gate.open('2026-11');
+    t.same(await guarded.standing('2026-11', 'ada'), { userId: 'ada', score: 4, rank: 1 }, 'open again');
+  },
+);
