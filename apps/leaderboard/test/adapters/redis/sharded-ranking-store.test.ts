@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import t, { type Test } from 'tap';
+import { ShardedRankingStore } from '../../../src/adapters/redis/sharded-ranking-store.ts';
+import type { TieBreak } from '../../../src/core/standing.ts';
+import { rankingStoreSuite, win } from '../../ports/ranking-store.suite.ts';
+import { startRedisServers } from './redis-servers.ts';
+
+t.setTimeout(600_000);
+
+// Servers of this test's own: 3 instances, the 2-shard stores use the first two.
+const servers = await startRedisServers(t, 3);
+
+function open(shards: readonly Redis[], tieBreak: TieBreak, initialBounds: readonly number[]) {
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+  return new ShardedRankingStore(shards, { tieBreak, keyPrefix, initialBounds });
+}
+
+t.test('the RankingStore port suite, on 2 shards', async (t) => {
+  // Bounds low enough that the suite's players cross them.
+  rankingStoreSuite(t, (_t, tieBreak) => Promise.resolve(open(servers.slice(0, 2), tieBreak, [7])));
+});
+
+t.test('the RankingStore port suite, on 3 shards', async (t) => {
+  rankingStoreSuite(t, (_t, tieBreak) => Promise.resolve(open(servers, tieBreak, [7, 4])));
+});
+
+t.test('a player crossing bounds is on one shard only, its home keeps the total', async (t: Test) => {
+  const store = open(servers, 'shared', [10, 5]);
+  await store.applyWin(win(1, 'a', 1));
+  await store.applyWin(win(2, 'b', 6));
+  t.same(await store.applyWin(win(3, 'a', 20)), { userId: 'a', score: 21, rank: 1 });
+  const everywhere = await Promise.all(servers.map((r) => r.keys('*:rank')));
+  t.ok(everywhere.flat().length > 0);
+  t.equal(await store.players('2026-11'), 2);
+  t.same(
+    (await store.top('2026-11', 0, 10)).map((s) => [s.userId, s.score, s.rank]),
+    [
+      ['a', 21, 1],
+      ['b', 6, 2],
+    ],
+  );
+});
