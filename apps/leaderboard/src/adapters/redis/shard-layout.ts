@@ -24,32 +24,6 @@ export function rangeShard(encoded: number, bounds: readonly number[]): number {
   return bounds.length;
 }
 
-/**
- * Bounds that split `descending` (every encoded score, highest first) into `shards` shards of
- * nearly equal size. A bound is a score taken from the list, so equal scores — shared ranks —
- * never straddle two shards (a shard may then hold more than its share). Fewer distinct scores
- * than shards leave the lowest shards empty.
- */
-export function balancedBounds(descending: readonly number[], shards: number): number[] {
-  const bounds: number[] = [];
-  for (let i = 1; i < shards; i++) {
-    let at = Math.ceil((descending.length * i) / shards) - 1;
-    if (at < 0) at = 0;
-    let bound = descending[at];
-    if (bound === undefined) break;
-    // A bound equal to (or above) the previous one would leave this shard empty: move down to the
-    // next distinct score.
-    const previous = bounds.at(-1);
-    if (previous !== undefined && bound >= previous) {
-      while (at < descending.length && descending[at]! >= previous) at++;
-      bound = descending[at];
-      if (bound === undefined) break;
-    }
-    bounds.push(bound);
-  }
-  return bounds;
-}
-
 /** One sorted-set entry: Redis orders equal scores by member, bytewise. */
 export interface Entry {
   readonly member: string;

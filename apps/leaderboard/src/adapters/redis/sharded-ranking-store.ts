@@ -122,8 +122,16 @@ export class ShardedRankingStore implements RankingStore {
       for (let i = 0; i < list.length; i += APPLY_CHUNK) {
         const chunk = list.slice(i, i + APPLY_CHUNK);
         const highest = chunk.reduce((max, w) => Math.max(max, w.seq), 0);
-        const perHome = this.#shards.map((): (string | number)[] => [this.#earliest, period, 0, 1, highest, LEASE_MS]);
-        for (const w of chunk) perHome[homeShard(w.userId, this.#shards.length)]!.push(w.seq, w.userId, w.points);
+        const perHome = this.#shards.map((): (string | number)[] => [
+          this.#earliest,
+          period,
+          0,
+          1,
+          highest,
+          LEASE_MS,
+        ]);
+        for (const w of chunk)
+          perHome[homeShard(w.userId, this.#shards.length)]!.push(w.seq, w.userId, w.points);
         const replies = await Promise.all(
           perHome.map((args, home) => homeApply.run(this.#shards[home]!, this.#homeKeys(period), args)),
         );
@@ -168,7 +176,12 @@ export class ShardedRankingStore implements RankingStore {
       if (mine === undefined) return undefined;
       const position = await this.#position(period, mine, userId);
       const from = Math.max(0, position - n);
-      return this.#ranked(period, looks, from, await this.#page(period, looks, from, position + n + 1 - from));
+      return this.#ranked(
+        period,
+        looks,
+        from,
+        await this.#page(period, looks, from, position + n + 1 - from),
+      );
     });
   }
 
@@ -225,7 +238,8 @@ export class ShardedRankingStore implements RankingStore {
         const at = Math.max(0, Math.ceil((total * i) / this.#shards.length) - 1);
         const [entry] = await this.#page(period, looks, at, 1);
         const previous = picked.at(-1);
-        if (entry !== undefined && (previous === undefined || entry.encoded < previous)) picked.push(entry.encoded);
+        if (entry !== undefined && (previous === undefined || entry.encoded < previous))
+          picked.push(entry.encoded);
       }
       const verify = await this.#looks(period, '+inf', '');
       return verify === RETRY || !sameEpochs(looks, verify) ? RETRY : picked;
@@ -246,7 +260,14 @@ export class ShardedRankingStore implements RankingStore {
             : await this.#shards[shard]!.zrangebyscore(rank, upper, '+inf', 'LIMIT', 0, REBALANCE_BATCH)),
           ...(lower === undefined
             ? []
-            : await this.#shards[shard]!.zrangebyscore(rank, '-inf', `(${lower}`, 'LIMIT', 0, REBALANCE_BATCH)),
+            : await this.#shards[shard]!.zrangebyscore(
+                rank,
+                '-inf',
+                `(${lower}`,
+                'LIMIT',
+                0,
+                REBALANCE_BATCH,
+              )),
         ];
         if (out.length === 0) break;
         const byHome = new Map<number, string[]>();
@@ -258,7 +279,10 @@ export class ShardedRankingStore implements RankingStore {
           [...byHome].map(async ([home, users]) =>
             leased(
               home,
-              (await homeLease.run(this.#shards[home]!, this.#leaseKeys(period), [LEASE_MS, ...users])) as string[],
+              (await homeLease.run(this.#shards[home]!, this.#leaseKeys(period), [
+                LEASE_MS,
+                ...users,
+              ])) as string[],
             ),
           ),
         );
@@ -291,16 +315,27 @@ export class ShardedRankingStore implements RankingStore {
       }
       const rank = this.#key(period, 'rank');
       await Promise.all([
-        ...[...puts].map(([to, list]) => this.#shards[to]!.zadd(rank, ...list.flatMap((p) => [p.encoded, p.userId]))),
+        ...[...puts].map(([to, list]) =>
+          this.#shards[to]!.zadd(rank, ...list.flatMap((p) => [p.encoded, p.userId])),
+        ),
         ...[...moves.values()].map((move) => this.#move(period, move.from, move.to, move.list)),
       ]);
       const byHome = new Map<number, (string | number)[]>();
       for (const p of pending) {
-        byHome.set(p.home, [...(byHome.get(p.home) ?? [LEASE_MS]), p.userId, p.encoded, placedAt.get(p.userId)!]);
+        byHome.set(p.home, [
+          ...(byHome.get(p.home) ?? [LEASE_MS]),
+          p.userId,
+          p.encoded,
+          placedAt.get(p.userId)!,
+        ]);
       }
       const again = await Promise.all(
         [...byHome].map(async ([home, args]) => {
-          const reply = (await homeRelease.run(this.#shards[home]!, this.#leaseKeys(period), args)) as string[];
+          const reply = (await homeRelease.run(
+            this.#shards[home]!,
+            this.#leaseKeys(period),
+            args,
+          )) as string[];
           const next: Placement[] = [];
           for (let i = 0; i < reply.length; i += 2) {
             const userId = reply[i]!;
@@ -323,6 +358,7 @@ export class ShardedRankingStore implements RankingStore {
     const rank = this.#key(period, 'rank');
     const ctl = this.#key(period, 'ctl');
     const dest = this.#shards[to]!;
+    const source = this.#shards[from]!;
     await exec(
       dest
         .multi()
@@ -331,7 +367,8 @@ export class ShardedRankingStore implements RankingStore {
         .zadd(rank, ...list.flatMap((p) => [p.encoded, p.userId])),
     );
     await exec(
-      this.#shards[from]!.multi()
+      source
+        .multi()
         .zrem(rank, ...list.map((p) => p.userId))
         .hincrby(ctl, 'epoch', 1),
     );
@@ -359,7 +396,12 @@ export class ShardedRankingStore implements RankingStore {
    * The rank of an entry with `encoded` (1 + the entries above it on every shard, the user's own
    * excluded) checked against an earlier look: RETRY if a shard changed since.
    */
-  async #rankOf(period: Period, encoded: number, userId: string, before?: readonly Look[]): Promise<number | typeof RETRY> {
+  async #rankOf(
+    period: Period,
+    encoded: number,
+    userId: string,
+    before?: readonly Look[],
+  ): Promise<number | typeof RETRY> {
     const looks = await this.#looks(period, String(encoded), userId);
     if (looks === RETRY || (before !== undefined && !sameEpochs(before, looks))) return RETRY;
     const self = looks.filter((look) => look.mine !== undefined && look.mine > encoded).length;
@@ -376,7 +418,8 @@ export class ShardedRankingStore implements RankingStore {
       if (reply[1] !== null) position += reply[1];
       else {
         position += reply[0];
-        for (const member of reply[2]) if (ranksAbove({ member, encoded }, { member: userId, encoded })) position++;
+        for (const member of reply[2])
+          if (ranksAbove({ member, encoded }, { member: userId, encoded })) position++;
       }
     }
     return position;
@@ -468,7 +511,12 @@ function leased(home: number, flat: readonly (string | null)[]): Placement[] {
   const out: Placement[] = [];
   for (let i = 0; i + 2 < flat.length; i += 3) {
     const at = flat[i + 2];
-    out.push({ home, userId: flat[i]!, encoded: flat[i + 1]!, shard: at === '' || at == null ? undefined : Number(at) });
+    out.push({
+      home,
+      userId: flat[i]!,
+      encoded: flat[i + 1]!,
+      shard: at === '' || at == null ? undefined : Number(at),
+    });
   }
   return out;
 }

@@ -27,6 +27,8 @@ async function startRedisServer(t: Teardown): Promise<Redis> {
     await exited;
   });
   const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  // Refused while the server starts: the loop below retries; later errors fail the commands.
+  redis.on('error', () => undefined);
   for (let attempt = 0; ; attempt++) {
     try {
       await redis.connect();
