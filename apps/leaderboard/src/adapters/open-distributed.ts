@@ -12,6 +12,7 @@ import { distributedServers, type DistributedSettings } from './distributed-sett
 import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
 import { RedisProfileCache } from './redis/redis-profile-cache.ts';
 import { RedisRankingStore } from './redis/redis-ranking-store.ts';
+import { openShardedRanking } from './redis/open-sharded-ranking.ts';
 
 export type DistributedConfig = DistributedSettings & { readonly LEADERBOARD_TIE_BREAK: TieBreak };
 
@@ -73,10 +74,20 @@ export async function openDistributedAdapters(
     });
     closers.push(() => winLog.close());
 
-    const rankings = new RedisRankingStore(redis, {
+    const rankingOptions = {
       tieBreak: config.LEADERBOARD_TIE_BREAK,
       keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
-    });
+    };
+    let rankings: LeaderboardPorts['rankings'] = new RedisRankingStore(redis, rankingOptions);
+    if (config.LEADERBOARD_REDIS_SHARDS !== undefined) {
+      const sharded = await openShardedRanking(config.LEADERBOARD_REDIS_SHARDS, {
+        ...rankingOptions,
+        rebalanceMs: config.LEADERBOARD_REBALANCE_MS,
+        logger,
+      });
+      closers.push(() => sharded.close());
+      rankings = sharded;
+    }
     const archive = new CassandraArchiveStore(client, { keyspace: config.LEADERBOARD_KEYSPACE });
     const profiles = new RedisProfileCache(
       new CassandraProfileStore(client, config.LEADERBOARD_KEYSPACE),
