@@ -14,12 +14,16 @@ import { SCORE_LIMIT, SEQ_SPAN } from './score-encoding.ts';
 
 /**
  * KEYS: score, applied, meta, lease, at, periods. ARGV: earliest, period, answer, advance,
- * highest, lease ms, then seq, user, points per win.
+ * highest, lease ms, bounds (comma-separated, as the caller will place by), then seq, user,
+ * points per win.
  *
  * Applies the wins that are new (above the watermark, not in `applied`) to the totals, takes the
  * lease of each player changed whose lease is free, and replies {the last win's player's encoded
  * score or false, then user, encoded, shard-or-'' for each lease taken}. `highest` is the last seq
  * of the whole batch (this instance may get none of its wins), so every home moves its watermark.
+ * A player new to the period gets its `at` now, before its entry is written: a placer dying in
+ * between leaves `at` naming the shard the entry may be on, so the next placement removes it
+ * there (a move) instead of writing a second entry elsewhere.
  */
 export const HOME_APPLY = `
 local SPAN = ${SEQ_SPAN}
@@ -30,9 +34,17 @@ local watermark = tonumber(redis.call('HGET', meta_key, 'watermark') or '0')
 local now = redis.call('TIME')
 local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local lease_until = now_ms + tonumber(ARGV[6])
+local bounds = {}
+for bound in string.gmatch(ARGV[7], '[^,]+') do bounds[#bounds + 1] = tonumber(bound) end
+local function range_shard(encoded)
+  for i = 1, #bounds do
+    if encoded >= bounds[i] then return i - 1 end
+  end
+  return #bounds
+end
 local taken, order = {}, {}
 local last_user
-for i = 7, #ARGV, 3 do
+for i = 8, #ARGV, 3 do
   local seq, user, points = tonumber(ARGV[i]), ARGV[i + 1], tonumber(ARGV[i + 2])
   last_user = user
   if seq > watermark and not redis.call('ZSCORE', applied_key, ARGV[i]) then
@@ -59,6 +71,7 @@ for i = 7, #ARGV, 3 do
     end
     if encoded then
       redis.call('HSET', score_key, user, string.format('%.17g', encoded))
+      if redis.call('HEXISTS', at_key, user) == 0 then redis.call('HSET', at_key, user, range_shard(encoded)) end
       if not taken[user] and tonumber(redis.call('HGET', lease_key, user) or '0') < now_ms then
         redis.call('HSET', lease_key, user, lease_until)
         taken[user] = true

@@ -97,6 +97,7 @@ export class ShardedRankingStore implements RankingStore {
         0,
         0,
         LEASE_MS,
+        (await this.#boundsOf(win.period)).join(','),
         win.seq,
         win.userId,
         win.points,
@@ -122,6 +123,7 @@ export class ShardedRankingStore implements RankingStore {
       for (let i = 0; i < list.length; i += APPLY_CHUNK) {
         const chunk = list.slice(i, i + APPLY_CHUNK);
         const highest = chunk.reduce((max, w) => Math.max(max, w.seq), 0);
+        const bounds = (await this.#boundsOf(period)).join(',');
         const perHome = this.#shards.map((): (string | number)[] => [
           this.#earliest,
           period,
@@ -129,6 +131,7 @@ export class ShardedRankingStore implements RankingStore {
           1,
           highest,
           LEASE_MS,
+          bounds,
         ]);
         for (const w of chunk)
           perHome[homeShard(w.userId, this.#shards.length)]!.push(w.seq, w.userId, w.points);
