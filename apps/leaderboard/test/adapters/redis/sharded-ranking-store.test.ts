@@ -41,3 +41,32 @@ t.test('a player crossing bounds is on one shard only, its home keeps the total'
     ],
   );
 });
+
+t.test('readers during moves and rebalances see every player exactly once', async (t) => {
+  const store = open(servers, 'earliest', [30, 10]);
+  const players = Array.from({ length: 60 }, (_, i) => `r${i}`);
+  await store.applyBatch(players.map((p, i) => win(i + 1, p, 1 + (i % 5))));
+  let seq = players.length;
+  let done = false;
+  const writer = (async () => {
+    for (let round = 0; round < 30; round++) {
+      const wins = players.filter((_, i) => (i + round) % 3 === 0).map((p) => win(++seq, p, 1 + (round % 7)));
+      await Promise.all(wins.map((w) => store.applyWin(w)));
+      if (round % 10 === 5) await store.rebalance('2026-11');
+    }
+    done = true;
+  })();
+  let reads = 0;
+  while (!done) {
+    const all = await store.top('2026-11', 0, 1_000);
+    const ids = new Set(all.map((s) => s.userId));
+    if (ids.size !== players.length || all.length !== players.length) {
+      t.fail(`a read saw ${all.length} entries for ${ids.size} players`);
+      break;
+    }
+    reads++;
+  }
+  await writer;
+  t.ok(reads > 0, `${reads} reads while players moved`);
+  t.equal((await store.top('2026-11', 0, 1_000)).length, players.length);
+});
