@@ -26,12 +26,18 @@ t.test('the RankingStore port suite, on 3 shards', async (t) => {
 });
 
 t.test('a player crossing bounds is on one shard only, its home keeps the total', async (t: Test) => {
-  const store = open(servers, 'shared', [10, 5]);
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+  const store = new ShardedRankingStore(servers, { tieBreak: 'shared', keyPrefix, initialBounds: [10, 5] });
+  const where = async (user: string) =>
+    (await Promise.all(servers.map((r) => r.zscore(`${keyPrefix}{2026-11}:rank`, user)))).map((s) =>
+      s === null ? null : Number(s),
+    );
   await store.applyWin(win(1, 'a', 1));
+  t.same(await where('a'), [null, null, 1], 'below 5: the bottom shard');
   await store.applyWin(win(2, 'b', 6));
   t.same(await store.applyWin(win(3, 'a', 20)), { userId: 'a', score: 21, rank: 1 });
-  const everywhere = await Promise.all(servers.map((r) => r.keys('*:rank')));
-  t.ok(everywhere.flat().length > 0);
+  t.same(await where('a'), [21, null, null], 'two bounds crossed at once: on the top shard alone');
+  t.same(await where('b'), [null, 6, null]);
   t.equal(await store.players('2026-11'), 2);
   t.same(
     (await store.top('2026-11', 0, 10)).map((s) => [s.userId, s.score, s.rank]),
