@@ -50,6 +50,17 @@ export const distributedSettings = {
     min: 0,
     description: 'how long a match id is remembered (0: for ever, about 150 bytes per win)',
   }),
+  LEADERBOARD_REDIS_SHARDS: setting.optionalString({
+    pattern: /^rediss?:\/\/[^\s,]+(,rediss?:\/\/[^\s,]+)*$/,
+    description:
+      'the live rankings split by score range over these Redis instances, redis://…[,redis://…], the first holding the highest scores (unset: on REDIS_URL alone); see docs/architecture.md',
+  }),
+  LEADERBOARD_REBALANCE_MS: setting.int({
+    default: 60_000,
+    min: 0,
+    description:
+      'with LEADERBOARD_REDIS_SHARDS, how often each process moves the shard bounds of the current month to even shares (0: never)',
+  }),
   LEADERBOARD_REDIS_PREFIX: setting.string({
     default: 'lb:',
     description: 'prefix of every Redis key of the leaderboard',

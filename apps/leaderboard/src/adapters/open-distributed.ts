@@ -15,6 +15,7 @@ import { isCassandraOutage, isNatsOutage, isRedisOutage } from './outages.ts';
 import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
 import { RedisProfileCache } from './redis/redis-profile-cache.ts';
 import { RedisRankingStore } from './redis/redis-ranking-store.ts';
+import { openShardedRanking } from './redis/open-sharded-ranking.ts';
 
 export type DistributedConfig = DistributedSettings & { readonly LEADERBOARD_TIE_BREAK: TieBreak };
 
@@ -88,10 +89,20 @@ export async function openDistributedAdapters(
       isOutage: isNatsOutage,
       retryAfterSeconds: 2,
     });
-    const redisRankings = new RedisRankingStore(redis, {
+    const rankingOptions = {
       tieBreak: config.LEADERBOARD_TIE_BREAK,
       keyPrefix: config.LEADERBOARD_REDIS_PREFIX,
-    });
+    };
+    let redisRankings: LeaderboardPorts['rankings'] = new RedisRankingStore(redis, rankingOptions);
+    if (config.LEADERBOARD_REDIS_SHARDS !== undefined) {
+      const sharded = await openShardedRanking(config.LEADERBOARD_REDIS_SHARDS, {
+        ...rankingOptions,
+        rebalanceMs: config.LEADERBOARD_REBALANCE_MS,
+        logger,
+      });
+      closers.push(() => sharded.close());
+      redisRankings = sharded;
+    }
     const rankings = guardOutages(redisRankings, {
       dependency: 'redis',
       health,

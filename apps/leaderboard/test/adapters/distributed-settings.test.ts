@@ -66,3 +66,15 @@ t.test('malformed values are refused, all at once', async (t) => {
     t.match(message, name, `${name.trim()} named`);
   }
 });
+
+t.test('LEADERBOARD_REDIS_SHARDS: a list of Redis URLs, unset by default', async (t) => {
+  t.equal(readConfig(distributedSettings, {}).LEADERBOARD_REDIS_SHARDS, undefined);
+  t.equal(readConfig(distributedSettings, {}).LEADERBOARD_REBALANCE_MS, 60_000);
+  const config = readConfig(distributedSettings, {
+    LEADERBOARD_REDIS_SHARDS: 'redis://127.0.0.1:16380,redis://127.0.0.1:16381/2',
+  });
+  t.equal(config.LEADERBOARD_REDIS_SHARDS, 'redis://127.0.0.1:16380,redis://127.0.0.1:16381/2');
+  t.throws(() => readConfig(distributedSettings, { LEADERBOARD_REDIS_SHARDS: 'redis://a:1,,redis://b:2' }), {
+    name: 'ConfigError',
+  });
+});

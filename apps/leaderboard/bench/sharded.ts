@@ -1,0 +1,105 @@
+/**
+ * The ranking sharded by score range (LEADERBOARD_REDIS_SHARDS) with 1, 2 and 4 Redis instances
+ * of the benchmark's own, from one Node process: applyWin (the home script, the placement and the
+ * rank read) and rank reads (standing), BENCH_CONCURRENCY requests in flight, each for
+ * BENCH_SHARD_SECONDS (default 4), after seeding BENCH_SHARD_PLAYERS players (default 50,000) and
+ * one rebalance. On a shared 2-core machine the instances compete with the client for the same
+ * cores: the figures show the cost of the protocol, not the scaling N machines would give.
+ */
+import { loadavg } from 'node:os';
+import { RedisRankingStore } from '../src/adapters/redis/redis-ranking-store.ts';
+import { ShardedRankingStore } from '../src/adapters/redis/sharded-ranking-store.ts';
+import type { Win } from '../src/core/win.ts';
+import { startOwnRedis, type OwnRedis } from './own-redis.ts';
+import { machine, perSecond, printTable, saveResults, seededRandom } from './report.ts';
+
+const SECONDS = Number(process.env.BENCH_SHARD_SECONDS ?? 4);
+const PLAYERS = Number(process.env.BENCH_SHARD_PLAYERS ?? 50_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const PERIOD = '2026-11';
+
+interface Figures {
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+async function measure(operation: () => Promise<unknown>): Promise<Figures> {
+  const latencies: number[] = [];
+  const end = performance.now() + SECONDS * 1_000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        await operation();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.floor(q * (latencies.length - 1))]! * 100) / 100;
+  return { perSecond: Math.round((latencies.length / elapsed) * 1_000), p50: at(0.5), p99: at(0.99) };
+}
+
+/** shardCount 0: the unsharded RedisRankingStore on one instance, the baseline. */
+async function run(shardCount: number): Promise<{ shards: number; updates: Figures; reads: Figures }> {
+  const servers: OwnRedis[] = [];
+  try {
+    for (let i = 0; i < Math.max(1, shardCount); i++) servers.push(await startOwnRedis());
+    const options = { tieBreak: 'shared', keyPrefix: 'bench:lb:' } as const;
+    const sharded =
+      shardCount === 0
+        ? undefined
+        : new ShardedRankingStore(
+            servers.map((s) => s.client),
+            options,
+          );
+    const store = sharded ?? new RedisRankingStore(servers[0]!.client, options);
+    const random = seededRandom(shardCount);
+    let seq = 0;
+    const next = (): Win => {
+      seq++;
+      return { seq, period: PERIOD, userId: `player-${random(PLAYERS)}`, points: 1 + random(100), at: seq };
+    };
+    const seed: Win[] = [];
+    for (let i = 0; i < PLAYERS; i++) {
+      seq++;
+      seed.push({ seq, period: PERIOD, userId: `player-${i}`, points: 1 + random(1_000), at: seq });
+    }
+    await store.applyBatch(seed);
+    await sharded?.rebalance(PERIOD);
+    const updates = await measure(() => store.applyWin(next()));
+    const reads = await measure(() => store.standing(PERIOD, `player-${random(PLAYERS)}`));
+    return { shards: shardCount, updates, reads };
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}
+
+const results = [];
+for (const shards of [0, 1, 2, 4]) {
+  const result = await run(shards);
+  results.push(result);
+  printTable(shards === 0 ? 'unsharded ranking (one Redis)' : `sharded ranking, ${shards} shard(s)`, [
+    [
+      'applyWin',
+      `${perSecond(result.updates.perSecond, 1_000)} p50 ${result.updates.p50} ms p99 ${result.updates.p99} ms`,
+    ],
+    [
+      'standing',
+      `${perSecond(result.reads.perSecond, 1_000)} p50 ${result.reads.p50} ms p99 ${result.reads.p99} ms`,
+    ],
+  ]);
+}
+const load = loadavg().map((l) => l.toFixed(2));
+console.log(`\n${machine()} · load average ${load.join(' ')} · ${PLAYERS} players, ${CONCURRENCY} in flight`);
+saveResults('leaderboard-sharded', {
+  machine: machine(),
+  loadavg: load,
+  players: PLAYERS,
+  concurrency: CONCURRENCY,
+  seconds: SECONDS,
+  results,
+});

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import t, { type Test } from 'tap';
+import { ShardedRankingStore } from '../../../src/adapters/redis/sharded-ranking-store.ts';
+import type { TieBreak } from '../../../src/core/standing.ts';
+import { rankingStoreSuite, win } from '../../ports/ranking-store.suite.ts';
+import { startRedisServers } from './redis-servers.ts';
+
+t.setTimeout(600_000);
+
+// Servers of this test's own: 3 instances, the 2-shard stores use the first two.
+const servers = await startRedisServers(t, 3);
+
+function open(shards: readonly Redis[], tieBreak: TieBreak, initialBounds: readonly number[]) {
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+  return new ShardedRankingStore(shards, { tieBreak, keyPrefix, initialBounds });
+}
+
+t.test('the RankingStore port suite, on 2 shards', async (t) => {
+  // Bounds low enough that the suite's players cross them.
+  rankingStoreSuite(t, (_t, tieBreak) => Promise.resolve(open(servers.slice(0, 2), tieBreak, [7])));
+});
+
+t.test('the RankingStore port suite, on 3 shards', async (t) => {
+  rankingStoreSuite(t, (_t, tieBreak) => Promise.resolve(open(servers, tieBreak, [7, 4])));
+});
+
+t.test('a player crossing bounds is on one shard only, its home keeps the total', async (t: Test) => {
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+  const store = new ShardedRankingStore(servers, { tieBreak: 'shared', keyPrefix, initialBounds: [10, 5] });
+  const where = async (user: string) =>
+    (await Promise.all(servers.map((r) => r.zscore(`${keyPrefix}{2026-11}:rank`, user)))).map((s) =>
+      s === null ? null : Number(s),
+    );
+  await store.applyWin(win(1, 'a', 1));
+  t.same(await where('a'), [null, null, 1], 'below 5: the bottom shard');
+  await store.applyWin(win(2, 'b', 6));
+  t.same(await store.applyWin(win(3, 'a', 20)), { userId: 'a', score: 21, rank: 1 });
+  t.same(await where('a'), [21, null, null], 'two bounds crossed at once: on the top shard alone');
+  t.same(await where('b'), [null, 6, null]);
+  t.equal(await store.players('2026-11'), 2);
+  t.same(
+    (await store.top('2026-11', 0, 10)).map((s) => [s.userId, s.score, s.rank]),
+    [
+      ['a', 21, 1],
+      ['b', 6, 2],
+    ],
+  );
+});
+
+t.test('readers during moves and rebalances see every player exactly once', async (t) => {
+  const store = open(servers, 'earliest', [30, 10]);
+  const players = Array.from({ length: 60 }, (_, i) => `r${i}`);
+  await store.applyBatch(players.map((p, i) => win(i + 1, p, 1 + (i % 5))));
+  let seq = players.length;
+  let done = false;
+  const writer = (async () => {
+    for (let round = 0; round < 30; round++) {
+      const wins = players.filter((_, i) => (i + round) % 3 === 0).map((p) => win(++seq, p, 1 + (round % 7)));
+      await Promise.all(wins.map((w) => store.applyWin(w)));
+      if (round % 10 === 5) await store.rebalance('2026-11');
+    }
+    done = true;
+  })();
+  let reads = 0;
+  while (!done) {
+    const all = await store.top('2026-11', 0, 1_000);
+    const ids = new Set(all.map((s) => s.userId));
+    if (ids.size !== players.length || all.length !== players.length) {
+      t.fail(`a read saw ${all.length} entries for ${ids.size} players`);
+      break;
+    }
+    reads++;
+  }
+  await writer;
+  t.ok(reads > 0, `${reads} reads while players moved`);
+  t.equal((await store.top('2026-11', 0, 1_000)).length, players.length);
+});
