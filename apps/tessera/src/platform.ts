@@ -1,6 +1,6 @@
 import { serve, type RunningService, type Service } from '@tessera/kit';
 import { SERVICES } from './services.ts';
-import { installSignIn } from './signin.ts';
+import { installSignIn, signInOffered } from './signin.ts';
 import { VERSION } from './version.ts';
 
 export interface StartOptions {
@@ -34,7 +34,7 @@ export function startPlatform(options: StartOptions = {}): Promise<RunningServic
       secret === undefined
         ? 'Tokens come from your identity provider (AUTH_JWKS_URL is set).'
         : `Get a token: npx tessera token --sub game-server-1 --scope "scores:write scores:read"${platform.DATA_DIR === './data' ? '' : ` --data-dir ${platform.DATA_DIR}`}`,
-      `Pages: ${url}/mail/ · ${url}/exchange/ · ${url}/leaderboard/${secret === undefined ? '' : ` (sign in at ${url}/signin/)`}`,
+      `Pages: ${url}/mail/ · ${url}/exchange/ · ${url}/leaderboard/${signInOffered(platform, secret) ? ` (sign in at ${url}/signin/)` : ''}`,
       `Try it: curl -H "Authorization: Bearer $TOKEN" ${url}/v1/scores`,
       `API reference: ${url}/docs (OpenAPI: ${url}/docs/openapi.json)`,
       `Health: ${url}/healthz · readiness: ${url}/readyz · metrics: ${url}/metrics`,

@@ -2,8 +2,11 @@
  * The development sign-in: POST /signin/token mints a bearer token from the platform's own secret
  * for the subject and scopes chosen on the /signin/ page. It exists only when the platform signs
  * its own tokens; with AUTH_JWKS_URL set the identity provider signs people in and the route is
- * absent (404), so a deployment cannot be entered by asking it for a token.
+ * absent (404), so a deployment cannot be entered by asking it for a token. It is absent too when
+ * the platform listens beyond loopback (HOST=0.0.0.0, a LAN address): the route asks nothing of
+ * its caller, so there anyone who reaches the port could mint themselves an `admin` token.
  */
+import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { mintToken, type PlatformConfig } from '@tessera/kit';
 
@@ -18,11 +21,23 @@ interface SignInBody {
   scopes: string[];
 }
 
+/** True for an address only this machine can reach: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '::ffff:127.0.0.1';
+}
+
+/** Whether the platform offers the development sign-in (see the top of this file). */
+export function signInOffered(platform: PlatformConfig, secret: string | undefined): secret is string {
+  return secret !== undefined && platform.AUTH_JWKS_URL === undefined && isLoopbackHost(platform.HOST);
+}
+
 export function installSignIn(
   app: FastifyInstance,
   { platform, secret }: { platform: PlatformConfig; secret: string | undefined },
 ): void {
-  if (secret === undefined || platform.AUTH_JWKS_URL !== undefined) return;
+  if (!signInOffered(platform, secret)) return;
   app.post<{ Body: SignInBody }>(
     '/signin/token',
     {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PAGES_CSP, createAuthenticator, loadOrCreateSecret } from '@tessera/kit';
 import t, { type Test } from 'tap';
 import { startPlatform } from '../src/platform.ts';
-import { SIGNIN_TTL_SECONDS } from '../src/signin.ts';
+import { SIGNIN_TTL_SECONDS, isLoopbackHost } from '../src/signin.ts';
 
 function env(t: Test, extra: Record<string, string> = {}): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-signin-'));
@@ -69,4 +69,22 @@ t.test('with an identity provider (AUTH_JWKS_URL) there is no sign-in route', as
   t.teardown(() => platform.close());
   t.equal((await post(platform.url, { sub: 'ana', scopes: ['admin'] })).status, 404);
   t.equal((await fetch(`${platform.url}/mail/`)).status, 200, 'the pages are still served');
+});
+
+t.test(
+  'listening beyond loopback there is no sign-in route: nobody on the network mints a token',
+  async (t) => {
+    const platform = await startPlatform({ env: env(t, { HOST: '0.0.0.0' }), handleSignals: false });
+    t.teardown(() => platform.close());
+    const local = platform.url.replace(/\/\/[^:/]+|\/\/\[[^\]]+\]/, '//127.0.0.1');
+    t.equal((await post(local, { sub: 'ana', scopes: ['admin'] })).status, 404);
+    t.equal((await fetch(`${local}/mail/`)).status, 200, 'the pages are still served');
+  },
+);
+
+t.test('which hosts are loopback', (t) => {
+  for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) t.ok(isLoopbackHost(host), host);
+  for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.test', '127.example.test'])
+    t.notOk(isLoopbackHost(host), host);
+  t.end();
 });
