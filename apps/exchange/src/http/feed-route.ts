@@ -5,7 +5,7 @@
  * `tessera.v1` (never in the URL, which logs keep). A bad token refuses the upgrade (401/403).
  */
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
-import { kitErrors, type Principal } from '@tessera/kit';
+import { bearerToken, kitErrors, repeatsAuthorization, type Principal } from '@tessera/kit';
 import { parseFeedRequest } from '../core/feed-requests.ts';
 import type { ExchangeService } from '../service.ts';
 import type { FeedHub } from './feed-hub.ts';
@@ -27,10 +27,22 @@ declare module 'fastify' {
   }
 }
 
-/** The bearer token of the upgrade request: header first, then the subprotocol. */
+/**
+ * The bearer token of the upgrade request: header first, then the subprotocol. An Authorization
+ * header that is repeated or not a bearer token is refused, as the kit's auth hook refuses it,
+ * rather than read as "no token": the client would take market data for its account's feed.
+ */
 function tokenOf(request: FastifyRequest): string | undefined {
-  const header = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
-  if (header !== null) return header[1];
+  if (repeatsAuthorization(request.raw.rawHeaders)) {
+    throw kitErrors.KIT_MALFORMED_REQUEST('the request has more than one Authorization header');
+  }
+  const { authorization } = request.headers;
+  if (authorization !== undefined) {
+    const token = bearerToken(authorization);
+    if (token === undefined)
+      throw kitErrors.KIT_UNAUTHORIZED('the Authorization header is not a bearer token');
+    return token;
+  }
   const protocols = request.headers['sec-websocket-protocol'] ?? '';
   for (const p of protocols.split(',')) {
     const name = p.trim();

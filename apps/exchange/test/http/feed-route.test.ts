@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -177,7 +178,45 @@ t.test('a bad or scope-less token refuses the upgrade; no token is market data o
   t.equal(await statusOf({ authorization: 'Bearer not-a-jwt' }), 401);
   t.equal(await statusOf({ authorization: `Bearer ${await token('eve', 'mail')}` }), 403);
   t.equal(await statusOf({}), 101);
+  t.equal(await statusOf({ authorization: 'Basic YW5hOnB3' }), 401, 'not a bearer token: not market data');
+  const reader = await token('ana', 'trade');
+  const twice = await rawUpgrade(url, [`Authorization: Bearer ${reader}`, `authorization: Bearer ${reader}`]);
+  t.match(twice, /^HTTP\/1\.1 400 /, 'two Authorization headers are refused, not "first one wins"');
+  t.match(await rawUpgrade(url, [`Authorization: Bearer ${reader}`]), /^HTTP\/1\.1 101 /);
 });
+
+/** The status line and headers of an upgrade sent as written (ws sends one header per name). */
+function rawUpgrade(url: string, extra: readonly string[]): Promise<string> {
+  const { port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(
+        [
+          `GET ${pathname} HTTP/1.1`,
+          `Host: 127.0.0.1:${port}`,
+          'Upgrade: websocket',
+          'Connection: Upgrade',
+          'Sec-WebSocket-Version: 13',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+          ...extra,
+          '',
+          '',
+        ].join('\r\n'),
+      );
+    });
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\r\n\r\n')) {
+        socket.destroy();
+        resolve(text);
+      }
+    });
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${text}`)));
+  });
+}
 
 t.test('a paused reader is dropped with 4008 while a fast one gets every update', async (t) => {
   const { service, hub, url, token } = await start(t, 64 * 1024);
