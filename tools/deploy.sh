@@ -7,6 +7,8 @@
 #                          prints INGRESS_URL=… and KUBECONFIG=…
 #   tools/deploy.sh down   `helm uninstall`, the namespace, the backing services (the cluster
 #                          stays: `make cluster-down`)
+#   tools/deploy.sh backing-up     the cluster and the backing services only (skaffold's
+#                                  before-deploy hook: skaffold then builds and installs the chart)
 #   tools/deploy.sh backing-down   the backing services only (a test that installed on its own)
 # `up` also prints BACKING_STARTED=1 when it started the backing services (they were not running).
 # Backing services, on the host, on the cluster bridge's address (pods reach it; nothing else
@@ -128,6 +130,11 @@ down() {
 case "${1:-}" in
   up) up ;;
   down) down ;;
+  backing-up)
+    bash "$ROOT/tools/cluster.sh" up >/dev/null
+    backing_up
+    echo "KUBECONFIG=$KUBECONFIG_FILE"
+    ;;
   backing-down) backing_down ;;
-  *) die "usage: tools/deploy.sh up|down" ;;
+  *) die "usage: tools/deploy.sh up|down|backing-up|backing-down" ;;
 esac

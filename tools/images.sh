@@ -10,8 +10,10 @@
 # non-root user 10001 the pods run as; /tmp and /data as empty mount points (the pods mount
 # emptyDirs there: the root stays read-only). No shell, no package manager, no HEALTHCHECK
 # (Kubernetes probes /healthz and /readyz).
-# Usage: tools/images.sh [--import] [--output-dir DIR]
+# Usage: tools/images.sh [--import] [--output-dir DIR] [--tag TAG]
 #   --import      also import both into the cluster's containerd (tools/cluster.sh up first)
+#   --tag         tag both images TAG instead of the version (skaffold's custom builder passes
+#                 its own tag: see skaffold.yaml)
 #   --import-if-up  import them when the cluster's containerd is running (what `make images` does)
 #   --output-dir  keep the OCI tarballs there (default: a temp dir, removed)
 # Prints IMAGE=…, OPERATOR_IMAGE=…, and the sizes (rootfs, compressed layer).
@@ -19,7 +21,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-import=() output_dir=""
+import=() output_dir="" tag=""
 while (($#)); do
   case "$1" in
     --import) import=(--import) ;;
@@ -30,6 +32,10 @@ while (($#)); do
       output_dir=$2
       shift
       ;;
+    --tag)
+      tag=$2
+      shift
+      ;;
     *) die "images.sh: unknown argument '$1' (see the usage at the top of tools/images.sh)" ;;
   esac
   shift
@@ -38,8 +44,8 @@ done
 VERSION=$(jq -r .version "$ROOT/apps/tessera/package.json")
 SOURCE=$(git -C "$ROOT" remote get-url origin 2>/dev/null || echo "file://$ROOT")
 REVISION=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
-IMAGE="tessera.local/tessera:$VERSION"
-OPERATOR_IMAGE="tessera.local/tessera-operator:$VERSION"
+IMAGE="tessera.local/tessera:${tag:-$VERSION}"
+OPERATOR_IMAGE="tessera.local/tessera-operator:${tag:-$VERSION}"
 NODE_BIN=$(readlink -f "$ROOT/node_modules/node/bin/node")
 [[ -x $NODE_BIN ]] || die "images.sh: no pinned Node in node_modules/node (run npm ci first)"
 # The workspaces the two programs load (apps/tessera's dependencies, the operator's).

@@ -7,6 +7,7 @@
  * The write path is spelled out by the service, step by step, over these ports (append the win,
  * apply it to the ranking, answer), so no correctness rests on what only one adapter can promise.
  */
+import type { TraceScope } from '@tessera/kit';
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
 import type { NewWin, Win } from './core/win.ts';
@@ -22,8 +23,9 @@ export interface WinLog {
   /**
    * Records a win and resolves once it is durable. A match id recorded before appends nothing and
    * resolves to the original win (whatever its player or points: the service compares them).
+   * `trace`: the caller's trace scope; a log that sends messages carries its context in them.
    */
-  append(win: NewWin): Promise<AppendResult>;
+  append(win: NewWin, trace?: TraceScope): Promise<AppendResult>;
   /** Wins of `period` with seq > afterSeq, in seq order, in batches. */
   read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]>;
   /** Periods that have wins, oldest first. */

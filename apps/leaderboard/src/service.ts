@@ -1,3 +1,4 @@
+import { NO_TRACE, type TraceScope } from '@tessera/kit';
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
 import type { Win } from './core/win.ts';
@@ -61,19 +62,28 @@ export class LeaderboardService {
    * rebuilt from the log. A retried match (same match id) appends nothing but is applied again —
    * harmless, as applying is idempotent — so a retry after such a crash still shows the win.
    */
-  async recordWin(input: {
-    userId: string;
-    points: number;
-    matchId?: string | undefined;
-  }): Promise<RecordedWin> {
+  async recordWin(
+    input: {
+      userId: string;
+      points: number;
+      matchId?: string | undefined;
+    },
+    trace: TraceScope = NO_TRACE,
+  ): Promise<RecordedWin> {
     const at = this.#now();
-    const { win, duplicate } = await this.#ports.winLog.append({
+    const newWin = {
       period: this.#periodOf(at),
       userId: input.userId,
       points: input.points,
       matchId: input.matchId,
       at,
-    });
+    };
+    // Each step its own span: the append (a message to the log) and the ranking update.
+    const { win, duplicate } = await trace.span(
+      'leaderboard.win.append',
+      (scope) => this.#ports.winLog.append(newWin, scope),
+      'producer',
+    );
     if (duplicate) {
       assertSameMatch(win, input);
       // A retry of a match from a period already archived reads the archive, never revives it.
@@ -81,7 +91,7 @@ export class LeaderboardService {
       const standing = archived ? await this.#ports.archive.standing(win.period, win.userId) : undefined;
       if (standing !== undefined) return { period: win.period, standing, replayed: true };
     }
-    const standing = await this.#ports.rankings.applyWin(win);
+    const standing = await trace.span('leaderboard.ranking.apply', () => this.#ports.rankings.applyWin(win));
     this.#topLists?.changed(win.period, standing.rank);
     return { period: win.period, standing, replayed: duplicate };
   }

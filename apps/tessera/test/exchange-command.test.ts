@@ -97,21 +97,26 @@ t.test('tessera exchange deposit goes through the REST route of a running platfo
   t.match(stderr.join(''), /refused \(400\).*EX_UNKNOWN_SYMBOL/);
 });
 
-t.test(
-  'with no platform running, the deposit goes into the journal and the platform replays it',
-  async (t) => {
-    const dir = dataDir(t);
-    const env = baseEnv(dir, String(await closedPort()));
-    const stdout = captureLog(t);
-    const stderr = capture(t, process.stderr);
-    t.equal(await main(['exchange', 'deposit', '--account', 'carol', '--cash', '700'], env), 0);
-    t.match(stderr.join(''), /no platform at http:\/\/127\.0\.0\.1:\d+; the deposit went into the journal/);
-    t.match(JSON.parse(stdout.join('')), { account: 'carol', cash: { available: 700 } });
-    const platform = await startPlatform({ env: { ...env, PORT: '0' }, handleSignals: false });
-    t.teardown(() => platform.close());
-    t.match(await accountOf(platform.url, dir, 'carol'), { cash: { available: 700 } });
-  },
-);
+t.test('with no platform answering, the deposit is refused and names --offline', async (t) => {
+  const dir = dataDir(t);
+  const env = baseEnv(dir, String(await closedPort()));
+  const stderr = capture(t, process.stderr);
+  t.equal(await main(['exchange', 'deposit', '--account', 'carol', '--cash', '700'], env), 1);
+  t.match(stderr.join(''), /no platform answers at http:\/\/127\.0\.0\.1:\d+\..*--offline/);
+});
+
+t.test('--offline puts the deposit into the journal and the platform replays it', async (t) => {
+  const dir = dataDir(t);
+  const env = baseEnv(dir, String(await closedPort()));
+  const stdout = captureLog(t);
+  const stderr = capture(t, process.stderr);
+  t.equal(await main(['exchange', 'deposit', '--account', 'carol', '--cash', '700', '--offline'], env), 0);
+  t.match(stderr.join(''), /the deposit went into the journal under DATA_DIR/);
+  t.match(JSON.parse(stdout.join('')), { account: 'carol', cash: { available: 700 } });
+  const platform = await startPlatform({ env: { ...env, PORT: '0' }, handleSignals: false });
+  t.teardown(() => platform.close());
+  t.match(await accountOf(platform.url, dir, 'carol'), { cash: { available: 700 } });
+});
 
 t.test('bad arguments are usage errors', async (t) => {
   const stderr = capture(t, process.stderr);
@@ -121,5 +126,9 @@ t.test('bad arguments are usage errors', async (t) => {
   t.equal(await main(['exchange', 'deposit', '--account', 'a', '--cash', '-5'], env), 2);
   t.equal(await main(['exchange', 'deposit', '--account', 'a', '--shares', 'AAPL'], env), 2);
   t.equal(await main(['exchange', 'withdraw'], env), 2);
+  t.equal(
+    await main(['exchange', 'deposit', '--account', 'a', '--cash', '5', '--offline', '--url', 'x'], env),
+    2,
+  );
   t.match(stderr.join(''), /deposit needs --account/);
 });

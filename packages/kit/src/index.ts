@@ -42,5 +42,8 @@ export type {
   StopRole,
 } from './service-descriptor.ts';
 export type { Telemetry } from './telemetry.ts';
+export { NO_TRACE } from './trace-scope.ts';
+export type { SpanRole, TraceScope } from './trace-scope.ts';
+export { traceOf } from './http/telemetry-hooks.ts';
 export { openSqlite, transaction } from './sqlite.ts';
 export type { SqliteOptions } from './sqlite.ts';

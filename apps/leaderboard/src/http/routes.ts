@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { problemResponse, type RoutesOptions } from '@tessera/kit';
+import { problemResponse, traceOf, type RoutesOptions } from '@tessera/kit';
 import type { LeaderboardConfig } from '../config.ts';
 import { TOP_LIST_SIZE, type Standing } from '../core/standing.ts';
 import type { Entry, LeaderboardService } from '../service.ts';
@@ -65,7 +65,10 @@ const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = (app, { config, ins
     },
     async (request, reply) => {
       const { user_id, points, match_id } = request.body;
-      const recorded = await service.recordWin({ userId: user_id, points, matchId: match_id });
+      const recorded = await service.recordWin(
+        { userId: user_id, points, matchId: match_id },
+        traceOf(request),
+      );
       if (recorded.replayed) void reply.header('Idempotent-Replayed', 'true');
       return { user_info: userInfo(recorded.standing) };
     },

@@ -2,8 +2,9 @@
  * `tessera exchange deposit --account A --cash N [--shares SYM=N]…`: funds an account.
  * Through the public REST route (`POST /v1/accounts/{id}/deposits`, an admin token minted from
  * the platform's secret, or `--token`), so a running platform applies it like any other command.
- * When nothing answers at the platform's address (and no `--url` was given), the deposit goes
- * straight into the embedded journal under DATA_DIR, which the platform replays when it starts.
+ * `--offline` writes it straight into the embedded journal under DATA_DIR instead, which the
+ * platform replays when it starts: only when asked, since a platform still running on that
+ * DATA_DIR (at another address) would then write the same sequence numbers and fail.
  */
 import { parseArgs } from 'node:util';
 import { loadOrCreateSecret, mintToken } from '@tessera/kit';
@@ -11,9 +12,10 @@ import { depositOffline } from '@tessera/exchange';
 import { CommandUsageError } from './leaderboard.ts';
 
 export const EXCHANGE_USAGE = `  exchange deposit --account <id> [--cash <n>] [--shares SYM=<n>]…
-        [--url <platform>] [--token <admin jwt>]
+        [--url <platform>] [--token <admin jwt>] [--offline]
                                 fund an account (cash in the smallest currency unit): through
-                                the REST API, or into the embedded journal when no platform runs`;
+                                the REST API, or with --offline into the embedded journal under
+                                DATA_DIR (only while no platform runs on it)`;
 
 interface Deposit {
   readonly account: string;
@@ -29,8 +31,15 @@ function wholeNumber(text: string, what: string): number {
   return n;
 }
 
-function parseDeposit(args: readonly string[]): Deposit & { url?: string; token?: string } {
-  let values: { account?: string; cash?: string; shares?: string[]; url?: string; token?: string };
+function parseDeposit(args: readonly string[]): Deposit & { url?: string; token?: string; offline: boolean } {
+  let values: {
+    account?: string;
+    cash?: string;
+    shares?: string[];
+    url?: string;
+    token?: string;
+    offline?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -40,6 +49,7 @@ function parseDeposit(args: readonly string[]): Deposit & { url?: string; token?
         shares: { type: 'string', multiple: true },
         url: { type: 'string' },
         token: { type: 'string' },
+        offline: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -58,7 +68,19 @@ function parseDeposit(args: readonly string[]): Deposit & { url?: string; token?
   if (cash === 0 && Object.keys(shares).length === 0) {
     throw new CommandUsageError(`deposit needs --cash or --shares\n${EXCHANGE_USAGE}`);
   }
-  return { account: values.account, cash, shares, url: values.url, token: values.token };
+  if (values.offline === true && (values.url !== undefined || values.token !== undefined)) {
+    throw new CommandUsageError(
+      `--offline writes the journal: it takes no --url or --token\n${EXCHANGE_USAGE}`,
+    );
+  }
+  return {
+    account: values.account,
+    cash,
+    shares,
+    url: values.url,
+    token: values.token,
+    offline: values.offline === true,
+  };
 }
 
 /** The platform's own address from PORT and HOST (a wildcard host is reached on loopback). */
@@ -74,6 +96,14 @@ export async function exchangeCommand(args: readonly string[], env: NodeJS.Proce
   const [command, ...rest] = args;
   if (command !== 'deposit') throw new CommandUsageError(`exchange needs a command:\n${EXCHANGE_USAGE}`);
   const deposit = parseDeposit(rest);
+  if (deposit.offline) {
+    const account = await depositOffline(env, deposit.account, deposit.cash, deposit.shares);
+    console.error(
+      'tessera: the deposit went into the journal under DATA_DIR; the platform replays it at start',
+    );
+    console.log(JSON.stringify(account, null, 2));
+    return 0;
+  }
   const url = deposit.url ?? platformUrl(env);
   const token =
     deposit.token ??
@@ -93,11 +123,12 @@ export async function exchangeCommand(args: readonly string[], env: NodeJS.Proce
       body: JSON.stringify({ cash: deposit.cash, shares: deposit.shares }),
     });
   } catch (error) {
-    if (deposit.url !== undefined || !refused(error)) throw error;
-    const account = await depositOffline(env, deposit.account, deposit.cash, deposit.shares);
-    console.error(`tessera: no platform at ${url}; the deposit went into the journal under DATA_DIR`);
-    console.log(JSON.stringify(account, null, 2));
-    return 0;
+    if (!refused(error)) throw error;
+    console.error(
+      `tessera: no platform answers at ${url}. Start it, point at it with --url, or, while no ` +
+        'platform runs on this DATA_DIR, write the deposit into its journal with --offline',
+    );
+    return 1;
   }
   const text = await response.text();
   if (!response.ok) {

@@ -7,6 +7,7 @@
 import type { Registry } from 'prom-client';
 import type { Authenticator, Principal } from '../auth.ts';
 import type { FastAnswer } from './fast-routes.ts';
+import type { TraceScope } from '../trace-scope.ts';
 
 /**
  * A readiness check: true (ready), false (not ready), or `{ degraded }`: ready, but a dependency
@@ -19,6 +20,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the kit's auth hook on routes with `config.auth`. */
     principal?: Principal;
+    /** Set by the telemetry hooks when tracing is on: read it through `traceOf(request)`. */
+    trace?: TraceScope;
   }
   interface FastifyContextConfig {
     /**

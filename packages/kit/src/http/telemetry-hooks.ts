@@ -2,7 +2,7 @@
  * One OpenTelemetry server span per request, plus request count and duration through the meter.
  * Spans are named by route pattern (`GET /v1/scores/:id`) to keep their cardinality bounded.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace } from '@opentelemetry/api';
 import type { Attributes, Span } from '@opentelemetry/api';
 import {
   ATTR_HTTP_REQUEST_METHOD,
@@ -11,9 +11,16 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Telemetry } from '../telemetry.ts';
+import { NO_TRACE, traceScope, type TraceScope } from '../trace-scope.ts';
 import { isOperationalRoute } from './excluded-routes.ts';
 
+/** The request's trace scope, for the route to pass on (NO_TRACE when tracing is off). */
+export function traceOf(request: FastifyRequest): TraceScope {
+  return request.trace ?? NO_TRACE;
+}
+
 export function installTelemetryHooks(app: FastifyInstance, telemetry: Telemetry): void {
+  app.decorateRequest('trace', undefined);
   const spans = new WeakMap<FastifyRequest, Span>();
   const requests = telemetry.meter.createCounter('http.server.request.count', {
     description: 'HTTP requests handled',
@@ -30,7 +37,9 @@ export function installTelemetryHooks(app: FastifyInstance, telemetry: Telemetry
     const attributes: Attributes = { [ATTR_HTTP_REQUEST_METHOD]: request.method };
     if (route !== undefined) attributes[ATTR_HTTP_ROUTE] = route;
     const name = route === undefined ? request.method : `${request.method} ${route}`;
-    spans.set(request, telemetry.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent));
+    const span = telemetry.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+    spans.set(request, span);
+    request.trace = traceScope(telemetry, trace.setSpan(parent, span));
   };
   app.addHook('onRequest', (request, _reply, done) => {
     start(request);

@@ -11,7 +11,8 @@ import {
   type StreamInfo,
 } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { NO_TRACE, type TraceScope } from '@tessera/kit';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
@@ -73,29 +74,34 @@ export class JetStreamWinLog implements WinLog {
     this.#publishTimeoutMs = Math.min(5_000, Math.floor(options.duplicateWindowMs / 4));
   }
 
-  async append(win: NewWin): Promise<AppendResult> {
+  async append(win: NewWin, trace: TraceScope = NO_TRACE): Promise<AppendResult> {
     const matchId = win.matchId;
     if (matchId === undefined) {
-      const ack = await this.#publish(win);
+      const ack = await this.#publish(win, trace);
       return { win: { ...win, seq: ack.seq }, duplicate: false };
     }
-    return this.#appendMatch(win, matchId, 1);
+    return this.#appendMatch(win, matchId, 1, trace);
   }
 
-  async #appendMatch(win: NewWin, matchId: string, attempt: number): Promise<AppendResult> {
+  async #appendMatch(
+    win: NewWin,
+    matchId: string,
+    attempt: number,
+    trace: TraceScope,
+  ): Promise<AppendResult> {
     const claimedAt = this.#now();
     const mine = await this.#claims.create(matchId, win, claimedAt);
     if (mine === undefined) {
       const earlier = await this.#claims.get(matchId);
       if (earlier !== undefined) return { win: await this.#settle(matchId, earlier), duplicate: true };
       // Claimed a moment ago and gone already: only a TTL expiry or a purge does that; claim again.
-      if (attempt < 3) return this.#appendMatch(win, matchId, attempt + 1);
+      if (attempt < 3) return this.#appendMatch(win, matchId, attempt + 1, trace);
       throw new Error(`match id ${JSON.stringify(matchId)}: its claim keeps vanishing`);
     }
     if (this.#now() - claimedAt >= this.#options.duplicateWindowMs / 2) {
       return { win: await this.#settle(matchId, mine), duplicate: false };
     }
-    const ack = await this.#publish(win);
+    const ack = await this.#publish(win, trace);
     if (!ack.duplicate) return { win: await this.#claims.complete(matchId, mine, ack.seq), duplicate: false };
     // The server still remembers the id while the claim was gone (a TTL shorter than the window).
     const original = await this.#readOne(ack.seq);
@@ -204,9 +210,17 @@ export class JetStreamWinLog implements WinLog {
     }
   }
 
-  #publish(win: NewWin): Promise<PubAck> {
+  /** Publishes a win; `trace` (the writer's request) travels in the message's headers. */
+  #publish(win: NewWin, trace: TraceScope = NO_TRACE): Promise<PubAck> {
+    const context = Object.entries(trace.headers());
+    let headers: MsgHdrs | undefined;
+    if (context.length > 0) {
+      headers = natsHeaders();
+      for (const [key, value] of context) headers.set(key, value);
+    }
     return this.#js.publish(this.#subject(win.period), encodeWin(win), {
       ...(win.matchId === undefined ? {} : { msgID: win.matchId }),
+      ...(headers === undefined ? {} : { headers }),
       timeout: this.#publishTimeoutMs,
     });
   }
