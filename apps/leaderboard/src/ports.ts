@@ -70,6 +70,12 @@ export interface RankingStore extends StandingsReader {
    * `standing` answers, without a promise. Absent on stores that need a round trip.
    */
   readonly standingNow?: (period: Period, userId: string) => Standing | undefined;
+  /**
+   * After a period was replayed because the store lost state (its watermark went back), makes
+   * what the store derives from the applied wins whole again. Absent where the replay alone does
+   * (a store whose answers come straight from what the replay applies).
+   */
+  repair?(period: Period): Promise<void>;
   close(): Promise<void>;
 }
 

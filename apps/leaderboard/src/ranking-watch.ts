@@ -47,6 +47,7 @@ export class RankingWatch {
       );
       this.#gate.close(period);
       const replayed = await catchUpPeriod(period, this.#ports, this.#logger);
+      await rankings.repair?.(period);
       this.#seen.set(period, await rankings.appliedSeq(period));
       this.#gate.open(period);
       this.#logger.warn({ period, replayed }, 'ranking rebuilt: serving it again');

@@ -48,6 +48,8 @@ interface Placement {
   readonly userId: string;
   readonly encoded: string;
   readonly shard: number | undefined;
+  /** Written on its range shard and removed from every other (a repair after an instance was emptied). */
+  readonly scrub?: boolean;
 }
 
 /** One atomic look at a range shard (SHARD_LOOK). */
@@ -227,6 +229,33 @@ export class ShardedRankingStore implements RankingStore {
   }
 
   /**
+   * After the period was replayed onto instances of which one had come back empty: every player's
+   * entry is written again from its home's total, on its range shard alone. The replay only
+   * places players whose totals it changed, so an entry that lived on the emptied instance would
+   * otherwise stay missing, and one whose location record was lost could be left on two shards.
+   * Players whose lease another process holds are that process's to place.
+   */
+  async repair(period: Period): Promise<void> {
+    const scoreKey = this.#key(period, 'score');
+    for (let home = 0; home < this.#shards.length; home++) {
+      const instance = this.#shards[home]!;
+      let cursor = '0';
+      do {
+        const [next, flat] = await instance.hscan(scoreKey, cursor, 'COUNT', REBALANCE_BATCH);
+        cursor = next;
+        const users = flat.filter((_, i) => i % 2 === 0);
+        if (users.length === 0) continue;
+        const taken = (await homeLease.run(instance, this.#leaseKeys(period), [
+          LEASE_MS,
+          ...users,
+        ])) as string[];
+        const placements = leased(home, taken).map((p) => ({ ...p, scrub: true }));
+        if (placements.length > 0) await this.#place(period, placements);
+      } while (cursor !== '0');
+    }
+  }
+
+  /**
    * Moves the bounds so that each shard holds an equal share of the period's players, then moves
    * the players now out of their shard's range (those whose lease another process holds are left
    * to it). Safe to run beside live traffic and in several processes at once.
@@ -305,10 +334,12 @@ export class ShardedRankingStore implements RankingStore {
       const puts = new Map<number, Placement[]>();
       const moves = new Map<string, { from: number; to: number; list: Placement[] }>();
       const placedAt = new Map<string, number>();
+      const scrubs = new Map<number, Placement[]>();
       for (const p of pending) {
         const to = rangeShard(Number(p.encoded), bounds);
         placedAt.set(p.userId, to);
-        if (p.shard === undefined || p.shard === to) puts.set(to, [...(puts.get(to) ?? []), p]);
+        if (p.scrub === true) scrubs.set(to, [...(scrubs.get(to) ?? []), p]);
+        else if (p.shard === undefined || p.shard === to) puts.set(to, [...(puts.get(to) ?? []), p]);
         else {
           const key = `${p.shard}>${to}`;
           const move = moves.get(key) ?? { from: p.shard, to, list: [] };
@@ -322,6 +353,7 @@ export class ShardedRankingStore implements RankingStore {
           this.#shards[to]!.zadd(rank, ...list.flatMap((p) => [p.encoded, p.userId])),
         ),
         ...[...moves.values()].map((move) => this.#move(period, move.from, move.to, move.list)),
+        ...[...scrubs].map(([to, list]) => this.#relocate(period, to, list)),
       ]);
       const byHome = new Map<number, (string | number)[]>();
       for (const p of pending) {
@@ -374,6 +406,37 @@ export class ShardedRankingStore implements RankingStore {
         .multi()
         .zrem(rank, ...list.map((p) => p.userId))
         .hincrby(ctl, 'epoch', 1),
+    );
+    await exec(dest.multi().hincrby(ctl, 'moving', -1).hincrby(ctl, 'epoch', 1));
+  }
+
+  /**
+   * A move from wherever the entries may be: add on `to` under a `moving` mark, remove from every
+   * other shard, clear the mark (readers retry while it is set, as for #move).
+   */
+  async #relocate(period: Period, to: number, list: readonly Placement[]): Promise<void> {
+    const rank = this.#key(period, 'rank');
+    const ctl = this.#key(period, 'ctl');
+    const dest = this.#shards[to]!;
+    const users = list.map((p) => p.userId);
+    await exec(
+      dest
+        .multi()
+        .hincrby(ctl, 'moving', 1)
+        .hincrby(ctl, 'epoch', 1)
+        .zadd(rank, ...list.flatMap((p) => [p.encoded, p.userId])),
+    );
+    await Promise.all(
+      this.#shards
+        .filter((_, shard) => shard !== to)
+        .map((other) =>
+          exec(
+            other
+              .multi()
+              .zrem(rank, ...users)
+              .hincrby(ctl, 'epoch', 1),
+          ),
+        ),
     );
     await exec(dest.multi().hincrby(ctl, 'moving', -1).hincrby(ctl, 'epoch', 1));
   }

@@ -76,3 +76,29 @@ t.test('readers during moves and rebalances see every player exactly once', asyn
   t.ok(reads > 0, `${reads} reads while players moved`);
   t.equal((await store.top('2026-11', 0, 1_000)).length, players.length);
 });
+
+t.test('an instance back empty: the replay and a repair give every player back, once', async (t) => {
+  const PERIOD = '2026-11';
+  const players = Array.from({ length: 40 }, (_, i) => `e${i}`);
+  // Points that spread the players over all three shards, some crossing bounds on the way.
+  const wins = players.flatMap((p, i) => [win(2 * i + 1, p, 1 + (i % 4)), win(2 * i + 2, p, i % 9)]);
+  for (const emptied of [0, 1, 2]) {
+    const reference = open(servers.slice(0, 1), 'shared', []);
+    await reference.applyBatch(wins);
+    const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+    const store = new ShardedRankingStore(servers, { tieBreak: 'shared', keyPrefix, initialBounds: [8, 4] });
+    await store.applyBatch(wins);
+    const keys = await servers[emptied]!.keys(`${keyPrefix}*`);
+    if (keys.length > 0) await servers[emptied]!.del(...keys);
+    t.equal(await store.appliedSeq(PERIOD), 0, `instance ${emptied} emptied: the watermark went back`);
+    // What the ranking watch does: replay the log from the watermark, then repair.
+    await store.applyBatch(wins);
+    await store.repair(PERIOD);
+    t.same(
+      await store.top(PERIOD, 0, 1_000),
+      await reference.top(PERIOD, 0, 1_000),
+      `instance ${emptied} emptied: every player back, once, at the right rank`,
+    );
+    t.equal(await store.players(PERIOD), players.length);
+  }
+});
