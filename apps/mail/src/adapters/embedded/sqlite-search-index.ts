@@ -25,9 +25,13 @@ CREATE TABLE IF NOT EXISTS docs (
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(owner, subject, body, from_addr, to_addr, tokenize = 'unicode61');
 `;
 
-/** FTS5 string literal: the term is matched as a phrase and can never be read as syntax. */
+/**
+ * FTS5 string literal: the term is matched as a phrase and can never be read as syntax. A NUL
+ * would end the query string inside SQLite ("unterminated string"); the tokenizer splits on it
+ * anyway, so it becomes a space.
+ */
 function phrase(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
+  return `"${term.replace(/\0/g, ' ').replace(/"/g, '""')}"`;
 }
 
 /** One token per user (hex of the id) that the tokenizer keeps whole. */
