@@ -30,8 +30,12 @@ export interface LoadOptions {
   readonly prefix: string;
   /** Longest a win may take to be acknowledged, retries included. */
   readonly winDeadlineMs: number;
-  /** Called after each acknowledged win (with how many so far): the test's moment to break things. */
-  readonly onAcknowledged?: (count: number) => void;
+  /**
+   * Called after each acknowledged win (with how many so far): the test's moment to break things.
+   * A promise it returns holds every worker until it settles, so what it breaks is broken before
+   * the next request (a quiet machine would otherwise finish the load first).
+   */
+  readonly onAcknowledged?: (count: number) => void | Promise<void>;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -41,8 +45,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let next = 0;
   let acknowledged = 0;
   let attempts = 0;
+  let held: Promise<void> | undefined;
   const worker = async () => {
     for (let n = next++; n < options.wins; n = next++) {
+      await held;
       const userId = `user-${n % options.users}`;
       const points = 1 + (n % 3);
       const body = JSON.stringify({ user_id: userId, points, match_id: `${options.prefix}-${n}` });
@@ -77,7 +83,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expected.set(userId, (expected.get(userId) ?? 0) + points);
-      options.onAcknowledged?.(++acknowledged);
+      const breaking = options.onAcknowledged?.(++acknowledged);
+      if (breaking !== undefined) {
+        held = breaking;
+        await breaking;
+        held = undefined;
+      }
     }
   };
   await Promise.all(Array.from({ length: options.workers }, worker));
