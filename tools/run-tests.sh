@@ -40,7 +40,8 @@ for dir in packages/* apps/* operators/* k8s-tests; do
   log=$(mktemp)
   (cd "$dir" && tap --reporter=tap) 2>&1 | tee "$log"
   code=${PIPESTATUS[0]}
-  summary=$(grep -E '^# \{ total: [0-9]+' "$log" | tail -1 || true)
+  # -a: a test's output may hold any byte (a NUL would make grep call the log binary).
+  summary=$(grep -a -E '^# \{ total: [0-9]+' "$log" | tail -1 || true)
   total=$(sed -nE 's/.*total: ([0-9]+).*/\1/p' <<<"$summary")
   pass=$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")
   fail=$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")

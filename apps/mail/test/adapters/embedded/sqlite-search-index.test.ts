@@ -95,7 +95,7 @@ t.test('query text is never FTS5 syntax', async (t) => {
   await search.upsert(doc('alice', { subject: 'a "quoted" NEAR(x) OR * word' }));
   // A NUL ended SQLite's query string ("unterminated string", a 500): found by schemathesis.
   for (const q of ['"', 'NEAR(x', 'OR', '*', 'subject:"x', 'a)b', "'", 't\u{FB75A}:,\0', 'from:a\0b']) {
-    await t.resolves(search.search('alice', parseSearchQuery(q), { limit: 5 }), q);
+    await t.resolves(search.search('alice', parseSearchQuery(q), { limit: 5 }), JSON.stringify(q));
   }
   t.match(matchExpression('alice', parseSearchQuery('x"y')), /"x""y"/);
 });
