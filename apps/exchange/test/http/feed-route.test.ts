@@ -1,46 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
-import { createAuthenticator, createHttpApp, createLogger, mintToken, openSqlite } from '@tessera/kit';
-import { SqliteJournal } from '../../src/adapters/embedded/sqlite-journal.ts';
 import { FeedHub } from '../../src/http/feed-hub.ts';
 import { FEED_PATH, feedRoute } from '../../src/http/feed-route.ts';
-import { ExchangeService } from '../../src/service.ts';
-import { rules, T0 } from '../core/exchange-rules.ts';
+import { exchangeApp } from './exchange-app.ts';
 
-const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 type Message = Record<string, unknown> & { type: string };
 
 async function start(t: Test, maxBuffered = 1 << 20) {
-  const dir = mkdtempSync(join(tmpdir(), 'ex-ws-'));
-  const app = await createHttpApp({
-    name: 'exchange-ws-test',
-    version: '0.0.0',
-    logger: createLogger({ level: 'silent', name: 'test' }),
-    authenticator: createAuthenticator({ secret: SECRET }),
+  let hub: FeedHub | undefined;
+  const { app, service, token } = await exchangeApp(t, {
+    limits: { dailyCap: 10_000_000, maxQuantity: 10_000, maxNotional: 1e12 },
+    listen: true,
+    register: (app, service) => {
+      hub = new FeedHub(maxBuffered, (symbol) => service.feedSnapshot(symbol));
+      return app.register(feedRoute, { service, hub });
+    },
   });
-  let now = T0;
-  const service = ExchangeService.open({
-    rules: rules({ limits: { dailyCap: 10_000_000, maxQuantity: 10_000, maxNotional: 1e12 } }),
-    journal: new SqliteJournal(openSqlite(join(dir, 'x.db'), { synchronous: 'normal' })),
-    now: () => now++,
-  });
-  const hub = new FeedHub(maxBuffered, (symbol) => service.feedSnapshot(symbol));
-  await app.register(feedRoute, { service, hub });
-  await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   const url = `ws://127.0.0.1:${port}${FEED_PATH}`;
-  t.teardown(async () => {
-    await app.close();
-    await service.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const token = (sub: string, ...scopes: string[]) => mintToken({ secret: SECRET, sub, scopes });
-  return { app, service, hub, url, token };
+  return { app, service, hub: hub!, url, token };
 }
 
 /** A client that records every message and can wait for one that matches. */

@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { createAuthenticator, createHttpApp, createLogger, mintToken, openSqlite } from '@tessera/kit';
-import { SqliteJournal } from '../../src/adapters/embedded/sqlite-journal.ts';
 import { reportRoutes } from '../../src/http/report-routes.ts';
-import { ExchangeService } from '../../src/service.ts';
-import { rules, T0 } from '../core/exchange-rules.ts';
+import { exchangeApp } from './exchange-app.ts';
 
-const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const DAY = '2026-11-23';
 const order = (side: 'buy' | 'sell', price: number, quantity: number) => ({
   symbol: 'AAPL',
@@ -19,32 +12,15 @@ const order = (side: 'buy' | 'sell', price: number, quantity: number) => ({
 });
 
 async function start(t: Test) {
-  const dir = mkdtempSync(join(tmpdir(), 'ex-reports-'));
-  const app = await createHttpApp({
-    name: 'exchange-reports-test',
-    version: '0.0.0',
-    logger: createLogger({ level: 'silent', name: 'test' }),
-    authenticator: createAuthenticator({ secret: SECRET }),
-  });
-  let now = T0;
-  const service = ExchangeService.open({
-    rules: rules(),
-    journal: new SqliteJournal(openSqlite(join(dir, 'x.db'), { synchronous: 'normal' })),
-    now: () => now++,
-  });
-  await app.register(reportRoutes, { service, limitPerMinute: 1_000 });
-  await app.ready();
-  t.teardown(async () => {
-    await app.close();
-    await service.close();
-    rmSync(dir, { recursive: true, force: true });
+  const { app, service, token } = await exchangeApp(t, {
+    register: (app, service) => app.register(reportRoutes, { service, limitPerMinute: 1_000 }),
   });
   const get = async (sub: string, scopes: string[], url: string, accept?: string) => {
-    const token = await mintToken({ secret: SECRET, sub, scopes });
+    const bearer = await token(sub, ...scopes);
     return app.inject({
       method: 'GET',
       url,
-      headers: { authorization: `Bearer ${token}`, ...(accept === undefined ? {} : { accept }) },
+      headers: { authorization: `Bearer ${bearer}`, ...(accept === undefined ? {} : { accept }) },
     });
   };
   return { service, get };

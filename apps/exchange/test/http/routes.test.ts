@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
-import { createAuthenticator, createHttpApp, createLogger, mintToken, openSqlite } from '@tessera/kit';
-import { SqliteJournal } from '../../src/adapters/embedded/sqlite-journal.ts';
 import { exchangeRoutes } from '../../src/http/routes.ts';
-import { ExchangeService } from '../../src/service.ts';
-import { rules, T0 } from '../core/exchange-rules.ts';
-
-const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+import { T0 } from '../core/exchange-rules.ts';
+import { exchangeApp } from './exchange-app.ts';
 
 interface Client {
   (
@@ -27,25 +20,9 @@ async function start(
   as: (sub: string, ...scopes: string[]) => Promise<Client>;
   anonymous: Client;
 }> {
-  const dir = mkdtempSync(join(tmpdir(), 'ex-http-'));
-  const app = await createHttpApp({
-    name: 'exchange-test',
-    version: '0.0.0',
-    logger: createLogger({ level: 'silent', name: 'test' }),
-    authenticator: createAuthenticator({ secret: SECRET }),
-  });
-  let now = T0;
-  const service = ExchangeService.open({
-    rules: rules(),
-    journal: new SqliteJournal(openSqlite(join(dir, 'x.db'), { synchronous: 'normal' })),
-    now: () => now++,
-  });
-  await app.register(exchangeRoutes, { service, tradeLimitPerMinute, readLimitPerMinute: 1_000 });
-  await app.ready();
-  t.teardown(async () => {
-    await app.close();
-    await service.close();
-    rmSync(dir, { recursive: true, force: true });
+  const { app, token } = await exchangeApp(t, {
+    register: (app, service) =>
+      app.register(exchangeRoutes, { service, tradeLimitPerMinute, readLimitPerMinute: 1_000 }),
   });
   const client =
     (token?: string): Client =>
@@ -61,7 +38,7 @@ async function start(
   return {
     app,
     anonymous: client(),
-    as: async (sub, ...scopes) => client(await mintToken({ secret: SECRET, sub, scopes })),
+    as: async (sub, ...scopes) => client(await token(sub, ...scopes)),
   };
 }
 

@@ -1,0 +1,61 @@
+/**
+ * What the HTTP tests of the exchange share: the kit's app with a test secret, an ExchangeService
+ * on a node:sqlite journal in a temporary directory with a clock that ticks per call, and the
+ * plugin under test registered on it; all of it closed and removed when the test ends.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Test } from 'tap';
+import { createAuthenticator, createHttpApp, createLogger, mintToken, openSqlite } from '@tessera/kit';
+import { SqliteJournal } from '../../src/adapters/embedded/sqlite-journal.ts';
+import type { ExchangeRules } from '../../src/core/order-manager.ts';
+import { ExchangeService } from '../../src/service.ts';
+import { rules, T0 } from '../core/exchange-rules.ts';
+
+export const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface ExchangeApp {
+  readonly app: FastifyInstance;
+  readonly service: ExchangeService;
+  /** A bearer token for `sub` with these scopes, signed with SECRET. */
+  readonly token: (sub: string, ...scopes: string[]) => Promise<string>;
+}
+
+export interface ExchangeAppOptions {
+  /** Registers the plugin under test. */
+  readonly register: (app: FastifyInstance, service: ExchangeService) => PromiseLike<unknown>;
+  readonly limits?: ExchangeRules['limits'];
+  /** Listen on a free loopback port (a real socket) instead of `ready()` for inject. */
+  readonly listen?: boolean;
+}
+
+export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise<ExchangeApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-http-'));
+  const app = await createHttpApp({
+    name: 'exchange-test',
+    version: '0.0.0',
+    logger: createLogger({ level: 'silent', name: 'test' }),
+    authenticator: createAuthenticator({ secret: SECRET }),
+  });
+  let now = T0;
+  const service = ExchangeService.open({
+    rules: options.limits === undefined ? rules() : rules({ limits: options.limits }),
+    journal: new SqliteJournal(openSqlite(join(dir, 'x.db'), { synchronous: 'normal' })),
+    now: () => now++,
+  });
+  await options.register(app, service);
+  if (options.listen === true) await app.listen({ port: 0, host: '127.0.0.1' });
+  else await app.ready();
+  t.teardown(async () => {
+    await app.close();
+    await service.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    app,
+    service,
+    token: (sub, ...scopes) => mintToken({ secret: SECRET, sub, scopes }),
+  };
+}
