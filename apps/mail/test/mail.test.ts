@@ -1,9 +1,9 @@
 import t from 'tap';
 import nodemailer from 'nodemailer';
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { selfSignedCertificate } from '@tessera/testkit';
 import { startSmtpSink } from './helpers/smtp-sink.ts';
 import { startTestMail, stubResolver, tempDir } from './helpers/mail.ts';
 
@@ -36,27 +36,7 @@ t.test('with its consumers running, mail flows from SMTP to the Inbox and the in
 
 t.test('settings wire STARTTLS on smtp-in and DKIM signing on smtp-out', async (t) => {
   const dir = tempDir(t);
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { certFile, keyFile } = selfSignedCertificate(dir);
   const dkimFile = join(dir, 'dkim.pem');
   writeFileSync(
     dkimFile,

@@ -1,5 +1,6 @@
 // The test harness every package's tests use, listed name by name.
 export { backend, type Backend, type BackendName } from './backends.ts';
+export { selfSignedCertificate } from './certificates.ts';
 export { documentedErrors, tableErrors, type DocumentedError } from './error-docs.ts';
 export { freePort, tempDir, testNamespace, type Teardown } from './isolation.ts';
 export {

@@ -1,39 +1,12 @@
 import t from 'tap';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { selfSignedCertificate } from '@tessera/testkit';
 import { ConfigError } from '../../src/config.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { testApp } from './helpers.ts';
-
-function selfSigned(dir: string): { certFile: string; keyFile: string } {
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { certFile, keyFile };
-}
 
 t.test('loadTls: neither, both, one, unreadable', async (t) => {
   const dir = t.testdir();
@@ -57,7 +30,7 @@ t.test('loadTls: neither, both, one, unreadable', async (t) => {
 });
 
 t.test('with tls the app serves HTTPS', async (t) => {
-  const { certFile, keyFile } = selfSigned(t.testdir());
+  const { certFile, keyFile } = selfSignedCertificate(t.testdir());
   const tls = loadTls(certFile, keyFile);
   const app = await testApp({ tls });
   t.teardown(() => app.close());
