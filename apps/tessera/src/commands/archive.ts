@@ -3,9 +3,9 @@
  * a period's end (operators/tessera-operator/src/leaderboard/children.ts builds that Job).
  */
 import { parseArgs } from 'node:util';
-import { configError, createLogger, parseConfig, platformSettings } from '@tessera/kit';
-import { archivePeriod, checkLeaderboardConfig, isPeriod, leaderboardSettings } from '@tessera/leaderboard';
-import { CommandUsageError } from './leaderboard.ts';
+import { archivePeriod } from '@tessera/leaderboard';
+import { leaderboardCommandSettings, periodArgument } from './leaderboard-settings.ts';
+import { CommandUsageError } from './usage-error.ts';
 
 export const ARCHIVE_USAGE = `  archive leaderboard --period <P> --keep <N>
                                 archive a finished period (idempotent) and delete the archives
@@ -25,30 +25,19 @@ export async function archiveCommand(args: readonly string[], env: NodeJS.Proces
   } catch (error) {
     throw new CommandUsageError(`${(error as Error).message}\n${ARCHIVE_USAGE}`);
   }
-  const platform = parseConfig(platformSettings, env);
-  const leaderboard = parseConfig(leaderboardSettings, env);
-  const problems = [...platform.problems, ...leaderboard.problems];
-  if (problems.length === 0) problems.push(...checkLeaderboardConfig(leaderboard.values));
-  if (problems.length > 0) throw configError(problems);
-  const kind = leaderboard.values.LEADERBOARD_PERIOD;
-  const { period } = values;
-  if (period === undefined || !isPeriod(period, kind)) {
-    throw new CommandUsageError(
-      `archive needs --period with a ${kind} period name (got ${JSON.stringify(period ?? '')})`,
-    );
-  }
+  const settings = leaderboardCommandSettings(env);
+  const period = periodArgument('archive', values.period, settings);
   const keep = Number(values.keep);
   if (values.keep === undefined || !/^\d+$/.test(values.keep) || keep < 1) {
     throw new CommandUsageError(
       `archive needs --keep with the number of archives to keep, at least 1 (got ${JSON.stringify(values.keep ?? '')})`,
     );
   }
-  // One line per run in the Job's log (JSON from the logger would say the same, less plainly).
-  const logger = createLogger({ level: env.LOG_LEVEL ? platform.values.LOG_LEVEL : 'warn', name: 'tessera' });
+  // One line per run in the Job's log (the logger says only what goes wrong, unless asked).
   const result = await archivePeriod({
-    config: leaderboard.values,
-    platform: platform.values,
-    logger,
+    config: settings.leaderboard,
+    platform: settings.platform,
+    logger: settings.logger,
     period,
     keep,
   });

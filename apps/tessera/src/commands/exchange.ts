@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { loadOrCreateSecret, mintToken } from '@tessera/kit';
 import { depositOffline } from '@tessera/exchange';
-import { CommandUsageError } from './leaderboard.ts';
+import { CommandUsageError } from './usage-error.ts';
 
 export const EXCHANGE_USAGE = `  exchange deposit --account <id> [--cash <n>] [--shares SYM=<n>]…
         [--url <platform>] [--token <admin jwt>] [--offline]

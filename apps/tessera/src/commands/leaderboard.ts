@@ -1,22 +1,21 @@
 /** `tessera leaderboard <command>`: the leaderboard's operations. */
 import { parseArgs } from 'node:util';
-import { configError, createLogger, parseConfig, platformSettings } from '@tessera/kit';
+import { configError, parseConfig } from '@tessera/kit';
 import {
   checkLeaderboardConfig,
-  isPeriod,
   leaderboardSettings,
   migrateAdapters,
   rebuildPeriod,
 } from '@tessera/leaderboard';
+import { leaderboardCommandSettings, periodArgument } from './leaderboard-settings.ts';
 import { progressLine } from './progress.ts';
+import { CommandUsageError } from './usage-error.ts';
 
 export const LEADERBOARD_USAGE = `  leaderboard rebuild --period <P>
                                 rebuild a period's ranking from the win log (YYYY-MM, or the
                                 week or day name with LEADERBOARD_PERIOD=weekly|daily); on the
                                 embedded stores, with the platform stopped
   leaderboard migrate           apply the stores' schemas (Cassandra in distributed mode)`;
-
-export class CommandUsageError extends Error {}
 
 export async function leaderboardCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = args;
@@ -30,25 +29,13 @@ export async function leaderboardCommand(args: readonly string[], env: NodeJS.Pr
   } catch (error) {
     throw new CommandUsageError(`${(error as Error).message}\n${LEADERBOARD_USAGE}`);
   }
-  const platform = parseConfig(platformSettings, env);
-  const leaderboard = parseConfig(leaderboardSettings, env);
-  const problems = [...platform.problems, ...leaderboard.problems];
-  if (problems.length === 0) problems.push(...checkLeaderboardConfig(leaderboard.values));
-  if (problems.length > 0) throw configError(problems);
-  const kind = leaderboard.values.LEADERBOARD_PERIOD;
-  const period = values.period;
-  if (period === undefined || !isPeriod(period, kind)) {
-    throw new CommandUsageError(
-      `rebuild needs --period with a ${kind} period name (got ${JSON.stringify(period ?? '')})`,
-    );
-  }
-  // The command prints its own progress; the log says only what goes wrong unless asked.
-  const logger = createLogger({ level: env.LOG_LEVEL ? platform.values.LOG_LEVEL : 'warn', name: 'tessera' });
+  const settings = leaderboardCommandSettings(env);
+  const period = periodArgument('rebuild', values.period, settings);
   const line = progressLine();
   const result = await rebuildPeriod({
-    config: leaderboard.values,
-    platform: platform.values,
-    logger,
+    config: settings.leaderboard,
+    platform: settings.platform,
+    logger: settings.logger,
     period,
     onProgress: ({ applied, fraction, elapsedMs }) =>
       line.update(

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ProblemError, configError, parseConfig, platformSettings } from '@tessera/kit';
 import { addMailUser, isAccountType } from '@tessera/mail';
-import { CommandUsageError } from './leaderboard.ts';
+import { CommandUsageError } from './usage-error.ts';
 
 export const MAIL_USAGE = `  mail users add <id> [--type personal|business]
                                 make the mailbox <id>@<MAIL_DOMAIN> with its folders
