@@ -6,8 +6,8 @@ import { leaderboardErrors } from '../../errors.ts';
 import type { RankingStore } from '../../ports.ts';
 import { LuaScript } from './lua-script.ts';
 import { APPLY, AROUND, STANDING, TOP } from './ranking-scripts.ts';
+import { pagedStandings } from './paged-standings.ts';
 
-const STANDINGS_BATCH = 10_000;
 /** Wins per script call of a batch: long enough to amortise the round trip, short enough not to stall Redis. */
 const APPLY_CHUNK = 1_000;
 
@@ -114,13 +114,8 @@ export class RedisRankingStore implements RankingStore {
     return (await this.#redis.smembers(`${this.#prefix}periods`)).sort();
   }
 
-  async *standings(period: Period): AsyncIterable<readonly Standing[]> {
-    // A finished period no longer changes, so paging by position is consistent.
-    for (let offset = 0; ; offset += STANDINGS_BATCH) {
-      const page = await this.top(period, offset, STANDINGS_BATCH);
-      if (page.length > 0) yield page;
-      if (page.length < STANDINGS_BATCH) return;
-    }
+  standings(period: Period): AsyncIterable<readonly Standing[]> {
+    return pagedStandings((offset, limit) => this.top(period, offset, limit));
   }
 
   async drop(period: Period): Promise<void> {

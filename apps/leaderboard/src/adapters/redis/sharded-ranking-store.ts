@@ -17,6 +17,7 @@ import {
   type Entry,
   type ShardExtent,
 } from './shard-layout.ts';
+import { pagedStandings } from './paged-standings.ts';
 
 const homeApply = new LuaScript(HOME_APPLY);
 const homeRelease = new LuaScript(HOME_RELEASE);
@@ -25,7 +26,6 @@ const shardLook = new LuaScript(SHARD_LOOK);
 const shardAhead = new LuaScript(SHARD_AHEAD);
 
 const APPLY_CHUNK = 1_000;
-const STANDINGS_BATCH = 10_000;
 /** Far longer than a placement takes; a placer that dies holding it delays its player this long. */
 const LEASE_MS = 10_000;
 /** How long a process trusts the bounds it read (a stale copy only misplaces, see inShardOrder). */
@@ -195,12 +195,8 @@ export class ShardedRankingStore implements RankingStore {
     return [...new Set(all.flat())].sort();
   }
 
-  async *standings(period: Period): AsyncIterable<readonly Standing[]> {
-    for (let offset = 0; ; offset += STANDINGS_BATCH) {
-      const page = await this.top(period, offset, STANDINGS_BATCH);
-      if (page.length > 0) yield page;
-      if (page.length < STANDINGS_BATCH) return;
-    }
+  standings(period: Period): AsyncIterable<readonly Standing[]> {
+    return pagedStandings((offset, limit) => this.top(period, offset, limit));
   }
 
   async drop(period: Period): Promise<void> {
