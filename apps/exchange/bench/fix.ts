@@ -24,7 +24,7 @@ import { exchangeRules, readExchangeConfig } from '../src/config.ts';
 import { FixAcceptor } from '../src/fix/acceptor.ts';
 import { encode, FrameReader, type Field } from '../src/fix/codec.ts';
 import { authenticator, parseCredentials } from '../src/fix/credentials.ts';
-import { sendingTime } from '../src/fix/session.ts';
+import { utcTimestamp } from '../src/fix/utc-timestamp.ts';
 import { SqliteSequenceStore } from '../src/fix/sqlite-sequence-store.ts';
 import { ExchangeService } from '../src/service.ts';
 
@@ -126,7 +126,7 @@ class Trader {
             [11, clOrdId],
             [55, 'AAPL'],
             [54, side],
-            [60, sendingTime(Date.now())],
+            [60, utcTimestamp(Date.now())],
             [38, '1'],
             [40, '2'],
             [44, '10000'],
@@ -162,7 +162,7 @@ class Trader {
       [49, this.#sender],
       [56, 'TESSERA'],
       [34, String(this.#seq++)],
-      [52, sendingTime(Date.now())],
+      [52, utcTimestamp(Date.now())],
       ...body,
     ]);
   }

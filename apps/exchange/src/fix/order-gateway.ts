@@ -22,7 +22,7 @@ import {
   readNewOrder,
   type ReportFields,
 } from './order-messages.ts';
-import { sendingTime } from './session.ts';
+import { UtcTimestamps } from './utc-timestamp.ts';
 import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_REJ, ORD_STATUS, TAG } from './tags.ts';
 
 /** What the gateway needs of the exchange (ExchangeService has it). */
@@ -65,6 +65,7 @@ export class FixOrderGateway {
   readonly #sessions = new Map<string, Set<OrderSession>>();
   readonly #accounts = new Map<string, AccountOrders>();
   readonly #unsubscribe: () => void;
+  readonly #stamps = new UtcTimestamps();
   #rejects = 0;
 
   constructor(venue: FixVenue, now: () => number) {
@@ -199,7 +200,7 @@ export class FixOrderGateway {
         leavesQty: 0,
         filledNotional: 0,
         text,
-        transactTime: sendingTime(this.#now()),
+        transactTime: this.#stamps.format(this.#now()),
       }),
     );
   }
@@ -319,7 +320,7 @@ export class FixOrderGateway {
       filledNotional: t.filledNotional,
       ...(fill !== undefined ? { lastQty: fill.quantity, lastPx: fill.price } : {}),
       ...(canceled && cancelReason !== 'request' ? { text: `canceled: ${cancelReason}` } : {}),
-      transactTime: sendingTime(at),
+      transactTime: this.#stamps.format(at),
     };
     const body = executionReport(fields);
     for (const session of sessions) session.sendApp(MSG.ExecutionReport, body);

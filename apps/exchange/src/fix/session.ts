@@ -8,6 +8,7 @@
  */
 import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
 import { ADMIN_TYPES, MSG, SESSION_REJECT, TAG } from './tags.ts';
+import { UtcTimestamps } from './utc-timestamp.ts';
 
 export interface Sequences {
   /** The MsgSeqNum expected on the next inbound message. */
@@ -49,22 +50,8 @@ export interface SentMessage {
   readonly sendingTime: string;
 }
 
-/** The last two stamps made: a busy session stamps many frames (and their events' times) per ms. */
-const stamps = { ms: [NaN, NaN], text: ['', ''], next: 0 };
-
-/** UTCTimestamp with milliseconds, as FIX 4.4 writes SendingTime and TransactTime. */
-export function sendingTime(now: number): string {
-  if (now === stamps.ms[0]) return stamps.text[0]!;
-  if (now === stamps.ms[1]) return stamps.text[1]!;
-  const iso = new Date(now).toISOString(); // 2026-11-23T20:01:28.123Z
-  const text = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 23)}`;
-  stamps.ms[stamps.next] = now;
-  stamps.text[stamps.next] = text;
-  stamps.next ^= 1;
-  return text;
-}
-
 export class FixSession {
+  readonly #stamps = new UtcTimestamps();
   readonly #compId: string;
   readonly #directory: SessionDirectory;
   readonly #window: number;
@@ -143,7 +130,7 @@ export class FixSession {
   send(msgType: string, body: string, now: number): SessionAction {
     const seq = this.nextOut;
     if (!ADMIN_TYPES.has(msgType)) {
-      this.#sent.set(seq, { msgType, body, sendingTime: sendingTime(now) });
+      this.#sent.set(seq, { msgType, body, sendingTime: this.#stamps.format(now) });
       this.#sent.delete(seq - this.#window);
     }
     const action = this.#frameAt(seq, msgType, body, now);
@@ -317,7 +304,9 @@ export class FixSession {
         [TAG.GapFillFlag, 'Y'],
         [TAG.NewSeqNo, String(upTo)],
       ];
-      actions.push(this.#frameAt(gapFrom, MSG.SequenceReset, fieldsText(fields), now, sendingTime(now)));
+      actions.push(
+        this.#frameAt(gapFrom, MSG.SequenceReset, fieldsText(fields), now, this.#stamps.format(now)),
+      );
       gapFrom = undefined;
     };
     for (let s = begin; s <= end; s++) {
@@ -390,7 +379,7 @@ export class FixSession {
   /** A frame at `seq`; with `original` it is a resend (PossDupFlag, OrigSendingTime). */
   #frameAt(seq: number, msgType: string, body: string, now: number, original?: string): SessionAction {
     this.#lastSent = now;
-    const time = sendingTime(now);
+    const time = this.#stamps.format(now);
     const route = `35=${msgType}${SOH}49=${this.#compId}${SOH}56=${this.senderCompId}${SOH}34=${seq}${SOH}`;
     const header =
       original === undefined

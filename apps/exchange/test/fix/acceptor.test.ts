@@ -6,7 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { decode, encode, FrameReader, type Field } from '../../src/fix/codec.ts';
-import { sendingTime } from '../../src/fix/session.ts';
+import { utcTimestamp } from '../../src/fix/utc-timestamp.ts';
 import { startVenue } from './harness.ts';
 
 class RawClient {
@@ -40,7 +40,7 @@ class RawClient {
         [49, this.sender],
         [56, 'TESSERA'],
         [34, String(seq)],
-        [52, sendingTime(Date.now())],
+        [52, utcTimestamp(Date.now())],
         ...body,
       ]),
       'latin1',
@@ -99,7 +99,7 @@ t.test('garbled frames are dropped without using a number; gaps are asked for', 
       [49, 'CLIENT1'],
       [56, 'TESSERA'],
       [34, '2'],
-      [52, sendingTime(Date.now())],
+      [52, utcTimestamp(Date.now())],
       [112, 'lost'],
     ]).replace(/10=\d{3}/, '10=000'),
   );
@@ -170,7 +170,7 @@ t.test('a reconnected session gets its ExecutionReports again on a ResendRequest
     [11, 'c1'],
     [55, 'AAPL'],
     [54, '1'],
-    [60, sendingTime(Date.now())],
+    [60, utcTimestamp(Date.now())],
     [38, '10'],
     [40, '2'],
     [44, '100'],

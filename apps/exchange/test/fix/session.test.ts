@@ -1,12 +1,7 @@
 import t from 'tap';
 import { decode, encode, fieldsText, type Field, type FixMessage } from '../../src/fix/codec.ts';
-import {
-  FixSession,
-  sendingTime,
-  type SentMessage,
-  type SessionAction,
-  type Sequences,
-} from '../../src/fix/session.ts';
+import { FixSession, type SentMessage, type SessionAction, type Sequences } from '../../src/fix/session.ts';
+import { utcTimestamp } from '../../src/fix/utc-timestamp.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 15, 0, 0);
 
@@ -18,7 +13,7 @@ function msg(type: string, seq: number, body: Field[] = [], header: Field[] = []
       [49, 'CLIENT'],
       [56, 'TESSERA'],
       [34, String(seq)],
-      [52, sendingTime(T0)],
+      [52, utcTimestamp(T0)],
       ...header,
       ...body,
     ]),
