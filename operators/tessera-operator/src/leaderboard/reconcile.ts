@@ -134,13 +134,6 @@ const checkSpec: Step = async (ports, state) => {
   return DONE; // nothing is made from a spec that is wrong; an edit brings the board back
 };
 
-/**
- * The win-log stream on NATS: the api role's JetStream adapter creates it at start (with the
- * subjects and limits it relies on), so there is nothing for the operator to do here; without a
- * NATS Secret the win log is embedded. A step, so that the order of reconcile reads as the design.
- */
-const winLogStream: Step = () => Promise.resolve(undefined);
-
 /** The api Deployment: `tessera run leaderboard api`, settings from the spec, URLs from Secrets. */
 const applyApi: Step = async (ports, state) => {
   await ports.applier.apply(apiDeployment(state.board, state.spec));
@@ -287,7 +280,6 @@ export const STEPS: readonly [string, Step][] = [
   ['finalize', finalize],
   ['addFinalizer', addFinalizer],
   ['checkSpec', checkSpec],
-  ['winLogStream', winLogStream],
   ['applyApi', applyApi],
   ['applyService', applyService],
   ['applyDisruptionBudget', applyDisruptionBudget],
