@@ -76,6 +76,8 @@ export interface Order {
   filledQuantity: number;
   remainingQuantity: number;
   status: OrderStatus;
+  /** The client's id of the order (FIX ClOrdID), when it gave one (not in the REST API's shape). */
+  readonly clientOrderId?: string;
 }
 
 /** An execution (spec/exchange.md, "Execution"), plus what reports and candles need. */

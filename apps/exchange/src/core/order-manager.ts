@@ -276,7 +276,8 @@ export class OrderManager {
     if (this.rules.selfTrade === 'cancel-resting') {
       for (const id of this.#selfCrossing(account, symbol, side, price)) this.#engineCancel(id, 'self-trade');
     }
-    const order: Order = {
+    const { clientOrderId } = command;
+    const fields = {
       id: orderId,
       account: accountId,
       creationTime: at,
@@ -288,12 +289,13 @@ export class OrderManager {
       filledQuantity: 0,
       remainingQuantity: quantity,
       status: 'new',
-    };
+    } as const;
+    const order: Order = clientOrderId === undefined ? fields : { ...fields, clientOrderId };
     this.orders.set(orderId, order);
     account.orders.push(orderId);
     account.open.set(orderId, order);
-    if (command.clientOrderId !== undefined)
-      account.clientOrderIds.record(this.clock.at(at).day, command.clientOrderId, orderId);
+    if (clientOrderId !== undefined)
+      account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
     account.bounds.opened(symbol, side, price);
     wallet.reserve(account.balances, symbol, side, price, quantity);
     let exposure = account.exposure.get(symbol);

@@ -148,6 +148,7 @@ export function ordRejReason(code: string): number {
   if (code === 'EX_UNKNOWN_SYMBOL') return ORD_REJ.UnknownSymbol;
   if (code === 'EX_MARKET_CLOSED') return ORD_REJ.ExchangeClosed;
   if (code === 'EX_INVALID_QUANTITY') return ORD_REJ.IncorrectQuantity;
+  if (code === 'EX_DUPLICATE_CLIENT_ORDER_ID') return ORD_REJ.DuplicateOrder;
   if (code.startsWith('EX_RISK_') || code.startsWith('EX_INSUFFICIENT_')) return ORD_REJ.ExceedsLimit;
   return ORD_REJ.Other;
 }

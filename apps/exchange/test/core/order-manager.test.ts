@@ -311,6 +311,7 @@ t.test('a client order id places one order per account and trading day, kept by 
     { detail: /placed order 1 today/, extra: { orderId: 1 } },
   );
   t.equal(desk.manager.orderByClientId('alice', 'c1', desk.at)?.id, first);
+  t.equal(desk.get(first as number).clientOrderId, 'c1', 'the order carries it');
   t.equal(desk.manager.orderByClientId('bob', 'c1', desk.at), undefined, 'per account');
   t.equal(typeof desk.order('bob', { side: 'sell', price: 20, quantity: 1, clientOrderId: 'c1' }), 'number');
   // The next trading day the id is free again, and the day before is forgotten.
