@@ -8,7 +8,8 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import type { Logger } from '@tessera/kit';
 import { decode, FrameReader } from './codec.ts';
 import { FixOrderGateway, type FixVenue, type OrderSession } from './order-gateway.ts';
-import { FixSession, type SentMessage, type SessionAction } from './session.ts';
+import type { SentMessage } from './resend.ts';
+import { FixSession, type SessionAction } from './session.ts';
 import type { SequenceStore } from './sqlite-sequence-store.ts';
 
 export interface FixAcceptorOptions {
