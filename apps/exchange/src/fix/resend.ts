@@ -16,13 +16,16 @@ export interface SentMessage {
   readonly sendingTime: string;
 }
 
+/** Where a session keeps what it sent for a resend: a Map, or a SentLog (sent-log.ts). */
+export interface SentStore {
+  get(seq: number): SentMessage | undefined;
+  set(seq: number, message: SentMessage): unknown;
+  delete(seq: number): unknown;
+  clear(): void;
+}
+
 /** Keeps the message sent at `seq`, and forgets the one that falls out of the window. */
-export function keepSent(
-  sent: Map<number, SentMessage>,
-  seq: number,
-  message: SentMessage,
-  window: number,
-): void {
+export function keepSent(sent: SentStore, seq: number, message: SentMessage, window: number): void {
   sent.set(seq, message);
   sent.delete(seq - window);
 }
@@ -39,7 +42,7 @@ export type ResendAnswer<Frame> = { readonly frames: Frame[] } | { readonly prob
 export function answerResendRequest<Frame>(
   request: FixMessage,
   lastSent: number,
-  sent: ReadonlyMap<number, SentMessage>,
+  sent: Pick<SentStore, 'get'>,
   now: string,
   frame: ResendFrame<Frame>,
 ): ResendAnswer<Frame> {

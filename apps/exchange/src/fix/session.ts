@@ -9,7 +9,7 @@
  */
 import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
 import { readLogon } from './logon.ts';
-import { answerResendRequest, keepSent, type SentMessage } from './resend.ts';
+import { answerResendRequest, keepSent, type SentMessage, type SentStore } from './resend.ts';
 import { gapFill, reset, type SequenceResetAnswer } from './sequence-reset.ts';
 import { ADMIN_TYPES, MSG, SESSION_REJECT, TAG } from './tags.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
@@ -30,7 +30,7 @@ export interface SessionDirectory {
   authenticate(senderCompId: string, password: string | undefined): string | undefined;
   sequences(senderCompId: string): Sequences;
   /** The application messages kept for a resend to this SenderCompID (by MsgSeqNum). */
-  sentMessages(senderCompId: string): Map<number, SentMessage>;
+  sentMessages(senderCompId: string): SentStore;
 }
 
 export type SessionAction =
@@ -55,7 +55,7 @@ export class FixSession {
   readonly #directory: SessionDirectory;
   readonly #window: number;
   /** This SenderCompID's recent application messages (the directory's, so a reconnect keeps them). */
-  #sent = new Map<number, SentMessage>();
+  #sent: SentStore = new Map<number, SentMessage>();
   state: 'awaiting-logon' | 'active' | 'logging-out' | 'closed' = 'awaiting-logon';
   senderCompId = '';
   account = '';
