@@ -254,26 +254,20 @@ export class FixOrderGateway {
   }
 
   #onEvents(events: readonly ExchangeEvent[]): void {
-    // Fills of this batch not yet reported, per order: an order first seen in this batch (placed
-    // over REST before its account logged on) starts from its filled quantity before them.
-    const pending = new Map<number, number>();
-    for (const e of events) {
-      if (e.type === 'execution')
-        pending.set(e.execution.orderId, (pending.get(e.execution.orderId) ?? 0) + e.execution.quantity);
-    }
-    for (const event of events) {
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
       switch (event.type) {
         case 'order.accepted': {
           const { account, id } = event.order;
-          const tracked = this.#known(account, id, pending);
+          const tracked = this.#known(account, id, events, i);
           if (tracked !== undefined) this.#report(account, tracked, EXEC_TYPE.New, event.at);
           break;
         }
         case 'execution':
-          this.#fill(event.execution, pending);
+          this.#fill(event.execution, events, i);
           break;
         case 'order.canceled': {
-          const tracked = this.#known(event.account, event.orderId, pending);
+          const tracked = this.#known(event.account, event.orderId, events, i);
           if (tracked === undefined) break;
           this.#report(event.account, tracked, EXEC_TYPE.Canceled, event.at, undefined, event.reason);
           this.#forget(event.account, tracked);
@@ -285,9 +279,8 @@ export class FixOrderGateway {
     }
   }
 
-  #fill(execution: Execution, pending: Map<number, number>): void {
-    const tracked = this.#known(execution.account, execution.orderId, pending);
-    pending.set(execution.orderId, (pending.get(execution.orderId) ?? 0) - execution.quantity);
+  #fill(execution: Execution, events: readonly ExchangeEvent[], at: number): void {
+    const tracked = this.#known(execution.account, execution.orderId, events, at);
     if (tracked === undefined) return;
     tracked.cumQty += execution.quantity;
     tracked.filledNotional += execution.quantity * execution.price;
@@ -295,11 +288,25 @@ export class FixOrderGateway {
     if (tracked.cumQty === tracked.quantity) this.#forget(execution.account, tracked);
   }
 
-  /** The tracked order, or one of a logged-on account tracked from now on. */
-  #known(account: string, orderId: number, pending: ReadonlyMap<number, number>): Tracked | undefined {
+  /**
+   * The tracked order, or one of a logged-on account tracked from now on (an order placed over
+   * REST, or before a restart): its fills in this batch from `events[at]` on are reported one by
+   * one after this, so its filled quantity so far is taken without them.
+   */
+  #known(
+    account: string,
+    orderId: number,
+    events: readonly ExchangeEvent[],
+    at: number,
+  ): Tracked | undefined {
     const tracked = this.#accounts.get(account)?.get(orderId);
     if (tracked !== undefined || !this.#sessions.has(account)) return tracked;
-    return this.#track(account, orderId, pending.get(orderId) ?? 0);
+    let unreported = 0;
+    for (let i = at; i < events.length; i++) {
+      const e = events[i]!;
+      if (e.type === 'execution' && e.execution.orderId === orderId) unreported += e.execution.quantity;
+    }
+    return this.#track(account, orderId, unreported);
   }
 
   #track(account: string, orderId: number, unreported: number): Tracked | undefined {
