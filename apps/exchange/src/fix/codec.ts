@@ -85,6 +85,16 @@ export function decode(frame: string): FixMessage | Garbled {
   return { fields, byTag };
 }
 
+/**
+ * A field's value as a string of its own. V8 keeps a slice of 13 characters or more as a view into
+ * the string it was cut from, here the frame and the received chunk behind it: a value kept for
+ * long (a ClOrdID is kept for the trading day) would keep those alive. Prefixing makes a
+ * concatenation, and slicing that copies it flat first, so only the value's own bytes stay.
+ */
+export function detached(value: string): string {
+  return (SOH + value).slice(1);
+}
+
 const FRAME_START = `8=${BEGIN_STRING}${SOH}9=`;
 
 /** Longest frame accepted; a peer sending more without a frame end is cut off. */

@@ -358,11 +358,12 @@ export class FixOrderGateway {
         : t.cumQty > 0
           ? ORD_STATUS.PartiallyFilled
           : ORD_STATUS.New;
-    const byRequest = canceled && t.cancel !== undefined;
+    const cancel = canceled ? t.cancel : undefined;
+    // Every field named, absent ones undefined: one object shape on the hot path, no spreads.
     const fields: ReportFields = {
       orderId: String(t.orderId),
-      clOrdId: byRequest ? t.cancel!.clOrdId : t.clOrdId,
-      ...(byRequest ? { origClOrdId: t.cancel!.origClOrdId } : {}),
+      clOrdId: cancel !== undefined ? cancel.clOrdId : t.clOrdId,
+      origClOrdId: cancel?.origClOrdId,
       execId: fill !== undefined ? `T${fill.id}` : `${execType === EXEC_TYPE.New ? 'N' : 'C'}${t.orderId}`,
       execType,
       ordStatus,
@@ -373,8 +374,10 @@ export class FixOrderGateway {
       cumQty: t.cumQty,
       leavesQty,
       filledNotional: t.filledNotional,
-      ...(fill !== undefined ? { lastQty: fill.quantity, lastPx: fill.price } : {}),
-      ...(canceled && cancelReason !== 'request' ? { text: `canceled: ${cancelReason}` } : {}),
+      lastQty: fill?.quantity,
+      lastPx: fill?.price,
+      ordRejReason: undefined,
+      text: canceled && cancelReason !== 'request' ? `canceled: ${cancelReason}` : undefined,
       transactTime: this.#stamps.format(at),
     };
     const body = executionReport(fields);
