@@ -27,6 +27,12 @@ export const exchangeErrors = defineErrors({
   EX_ORDER_NOT_FOUND: { status: 404, title: 'Order not found', number: 2001, layer: 'orders' },
   EX_KILL_SWITCH: { status: 403, title: 'Account suspended', number: 2002, layer: 'orders' },
   EX_JOURNAL_FAILED: { status: 503, title: 'Journal unavailable', number: 2003, layer: 'orders' },
+  EX_DUPLICATE_CLIENT_ORDER_ID: {
+    status: 409,
+    title: 'Duplicate client order id',
+    number: 2004,
+    layer: 'orders',
+  },
   EX_RISK_DAILY_CAP: { status: 422, title: 'Daily cap reached', number: 3001, layer: 'risk' },
   EX_RISK_MAX_ORDER_SIZE: { status: 422, title: 'Order too large', number: 3002, layer: 'risk' },
   EX_RISK_MAX_NOTIONAL: { status: 422, title: 'Notional too large', number: 3003, layer: 'risk' },

@@ -48,6 +48,8 @@ export interface OrderInput {
   readonly price: number;
   readonly orderType: string;
   readonly quantity: number;
+  /** The client's id of the order (FIX ClOrdID): an order per id per account and trading day. */
+  readonly clientOrderId?: string;
 }
 
 export { orderView, type ExecutionView, type OrderView };
@@ -127,8 +129,12 @@ export class ExchangeService {
     const refusal = manager.checkNewOrder({ account, ...input }, at);
     if (refusal !== undefined) throw problem(refusal);
     const orderId = manager.nextOrderId;
-    const { symbol, side, price, quantity } = input;
-    this.#sequence({ v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity });
+    const { symbol, side, price, quantity, clientOrderId } = input;
+    this.#sequence(
+      clientOrderId === undefined
+        ? { v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity }
+        : { v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity, clientOrderId },
+    );
     return manager.orders.get(orderId)!;
   }
 
@@ -155,6 +161,11 @@ export class ExchangeService {
     const order = this.submitCancel(account, orderId);
     await this.durable();
     return orderView(order);
+  }
+
+  /** The order the account placed today under a client order id (FIX ClOrdID), if any. */
+  orderByClientId(account: string, clientOrderId: string): Order | undefined {
+    return this.#manager.orderByClientId(account, clientOrderId, this.#at());
   }
 
   /** The id of the account's oldest open order, if any. */

@@ -280,3 +280,25 @@ t.test('a failed commit stops the service until it is reopened', async (t) => {
   t.same(await refused(service.deposit('alice', 1)), { code: 'EX_JOURNAL_FAILED', status: 503 });
   t.same(open(file).service.account('alice').cash, { available: 1_000, reserved: 0 });
 });
+
+t.test('a client order id is journaled with its order: a reopened service still refuses it', async (t) => {
+  const file = tempFile(t);
+  const first = open(file);
+  await first.service.deposit('alice', 10_000);
+  const order = { symbol: 'AAPL', side: 'buy', price: 10, orderType: 'limit', quantity: 5 } as const;
+  const placed = await first.service.placeOrder('alice', { ...order, clientOrderId: 'c1' });
+  await first.service.placeOrder('alice', order);
+  await first.service.close();
+  first.db.close();
+  // Replay from the journal alone (no snapshot was taken).
+  const second = open(file);
+  t.equal(second.journal.latestSnapshot(), undefined);
+  t.equal(second.service.orderByClientId('alice', 'c1')?.id, placed.id);
+  t.same(await refused(second.service.placeOrder('alice', { ...order, clientOrderId: 'c1' })), {
+    code: 'EX_DUPLICATE_CLIENT_ORDER_ID',
+    status: 409,
+  });
+  t.equal(second.service.orders('alice').data.length, 2, 'no third order');
+  await second.service.close();
+  second.db.close();
+});

@@ -19,6 +19,11 @@ export interface NewOrder {
   readonly side: Side;
   readonly price: number;
   readonly quantity: number;
+  /**
+   * The client's own id of the order (FIX ClOrdID), unique per account and trading day: kept in
+   * the journal with the order so that a restart still knows it (client-order-ids.ts).
+   */
+  readonly clientOrderId?: string;
 }
 
 export interface CancelOrder {
@@ -71,6 +76,8 @@ export interface Order {
   filledQuantity: number;
   remainingQuantity: number;
   status: OrderStatus;
+  /** The client's id of the order (FIX ClOrdID), when it gave one (not in the REST API's shape). */
+  readonly clientOrderId?: string;
 }
 
 /** An execution (spec/exchange.md, "Execution"), plus what reports and candles need. */

@@ -23,6 +23,8 @@ export interface OrderRequest {
   readonly quantity: number;
   /** Only `limit` is supported; anything else is refused. */
   readonly orderType: string;
+  /** The client's id of the order (FIX ClOrdID), refused when the account used it today. */
+  readonly clientOrderId?: string;
 }
 
 export function checkOrderShape(spec: SymbolSpec | undefined, request: OrderRequest): Refusal | undefined {

@@ -8,6 +8,7 @@
  * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders, the ids of
  * all its orders and its executions. Per symbol: the matching engine and the trade tape.
  */
+import { ClientOrderIds } from './client-order-ids.ts';
 import { MSG_CANCEL, MSG_NEW, SIDE_BUY, SIDE_SELL } from './codes.ts';
 import { readOutput, type Batch } from './engine-output.ts';
 import { MatchingEngine } from './engine.ts';
@@ -50,6 +51,8 @@ export interface AccountState {
   readonly orders: number[];
   readonly executions: Execution[];
   killed: boolean;
+  /** Today's client order ids (FIX ClOrdID) and the orders they placed. */
+  readonly clientOrderIds: ClientOrderIds;
   /** Derived from `open` (not snapshotted): spares self-trade prevention a scan. */
   readonly bounds: CrossingBounds;
 }
@@ -107,6 +110,17 @@ export class OrderManager {
       return { code: 'EX_KILL_SWITCH', detail: `account ${accountId} is suspended by its kill switch` };
     }
     const session = this.clock.at(at);
+    const { clientOrderId } = request;
+    if (clientOrderId !== undefined && account !== undefined) {
+      const placed = account.clientOrderIds.find(session.day, clientOrderId);
+      if (placed !== undefined) {
+        return {
+          code: 'EX_DUPLICATE_CLIENT_ORDER_ID',
+          detail: `client order id ${clientOrderId} placed order ${placed} today`,
+          extra: { orderId: placed },
+        };
+      }
+    }
     if (!session.open)
       return {
         code: 'EX_MARKET_CLOSED',
@@ -138,6 +152,13 @@ export class OrderManager {
       return { code: funds, detail: `a sell of ${quantity} ${symbol} needs ${quantity} available shares` };
     }
     return undefined;
+  }
+
+  /** The order an account placed today (the trading day of `at`) under a client order id. */
+  orderByClientId(accountId: string, clientOrderId: string, at: number): Order | undefined {
+    const account = this.accounts.get(accountId);
+    const id = account?.clientOrderIds.find(this.clock.at(at).day, clientOrderId);
+    return id === undefined ? undefined : this.orders.get(id);
   }
 
   checkCancel(accountId: string, orderId: number): Refusal | undefined {
@@ -218,6 +239,7 @@ export class OrderManager {
         orders: [],
         executions: [],
         killed: false,
+        clientOrderIds: new ClientOrderIds(),
         bounds: new CrossingBounds(),
       };
       this.accounts.set(id, account);
@@ -254,7 +276,8 @@ export class OrderManager {
     if (this.rules.selfTrade === 'cancel-resting') {
       for (const id of this.#selfCrossing(account, symbol, side, price)) this.#engineCancel(id, 'self-trade');
     }
-    const order: Order = {
+    const { clientOrderId } = command;
+    const fields = {
       id: orderId,
       account: accountId,
       creationTime: at,
@@ -266,10 +289,13 @@ export class OrderManager {
       filledQuantity: 0,
       remainingQuantity: quantity,
       status: 'new',
-    };
+    } as const;
+    const order: Order = clientOrderId === undefined ? fields : { ...fields, clientOrderId };
     this.orders.set(orderId, order);
     account.orders.push(orderId);
     account.open.set(orderId, order);
+    if (clientOrderId !== undefined)
+      account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
     account.bounds.opened(symbol, side, price);
     wallet.reserve(account.balances, symbol, side, price, quantity);
     let exposure = account.exposure.get(symbol);

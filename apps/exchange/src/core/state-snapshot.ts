@@ -5,6 +5,7 @@
  * restored state serialises byte for byte like the original.
  */
 import { createHash } from 'node:crypto';
+import { ClientOrderIds } from './client-order-ids.ts';
 import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
 import { OrderManager, type AccountState, type ExchangeRules } from './order-manager.ts';
@@ -23,6 +24,8 @@ interface AccountSnapshot {
   readonly orders: readonly number[];
   readonly executions: readonly Execution[];
   readonly killed: boolean;
+  /** Today's client order ids: [day, [[clientOrderId, orderId]…]] (absent in older snapshots). */
+  readonly clientOrderIds?: readonly [string, ReadonlyArray<readonly [string, number]>];
 }
 
 export interface StateSnapshot {
@@ -57,6 +60,7 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
       orders: a.orders,
       executions: a.executions,
       killed: a.killed,
+      clientOrderIds: [a.clientOrderIds.day, a.clientOrderIds.entries()] as const,
     })),
   };
 }
@@ -90,6 +94,10 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
       orders: [...a.orders],
       executions: [...a.executions],
       killed: a.killed,
+      clientOrderIds:
+        a.clientOrderIds === undefined
+          ? new ClientOrderIds()
+          : ClientOrderIds.restore(a.clientOrderIds[0], a.clientOrderIds[1]),
       bounds: new CrossingBounds(),
     };
     for (const order of account.open.values()) account.bounds.opened(order.symbol, order.side, order.price);

@@ -8,7 +8,8 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import type { Logger } from '@tessera/kit';
 import { decode, FrameReader } from './codec.ts';
 import { FixOrderGateway, type FixVenue, type OrderSession } from './order-gateway.ts';
-import { FixSession, type SentMessage, type SessionAction } from './session.ts';
+import { SentLog } from './sent-log.ts';
+import { FixSession, type SessionAction } from './session.ts';
 import type { SequenceStore } from './sqlite-sequence-store.ts';
 
 export interface FixAcceptorOptions {
@@ -166,7 +167,7 @@ export class FixAcceptor {
   readonly #bySender = new Map<string, Connection>();
   readonly #timer: NodeJS.Timeout;
   /** Recent application messages per SenderCompID, for resends across reconnects (this process only). */
-  readonly #sentBySender = new Map<string, Map<number, SentMessage>>();
+  readonly #sentBySender = new Map<string, SentLog>();
 
   private constructor(options: FixAcceptorOptions, server: Server) {
     this.#options = options;
@@ -247,7 +248,7 @@ export class FixAcceptor {
         sequences: (sender) => this.store.load(sender),
         sentMessages: (sender) => {
           let sent = this.#sentBySender.get(sender);
-          if (sent === undefined) this.#sentBySender.set(sender, (sent = new Map<number, SentMessage>()));
+          if (sent === undefined) this.#sentBySender.set(sender, (sent = new SentLog()));
           return sent;
         },
       },

@@ -55,32 +55,44 @@ export function decode(frame: string): FixMessage | Garbled {
   if (checksumAt === 0 || !frame.endsWith(SOH)) return { garbled: 'no checksum field' };
   const expected = frame.slice(checksumAt + 3, frame.length - 1);
   if (checksum(frame.slice(0, checksumAt)) !== expected) return { garbled: `bad checksum ${expected}` };
-  const all = split(frame.slice(0, checksumAt));
-  if (all === undefined) return { garbled: 'a field is not tag=value' };
-  if (all.length < 3 || all[0]![0] !== 8 || all[1]![0] !== 9)
-    return { garbled: 'does not start with 8= and 9=' };
-  if (all[0]![1] !== BEGIN_STRING) return { garbled: `BeginString ${all[0]![1]} is not ${BEGIN_STRING}` };
-  const bodyStart = frame.indexOf(SOH, frame.indexOf(SOH) + 1) + 1;
-  if (Number(all[1]![1]) !== checksumAt - bodyStart) return { garbled: 'bad body length' };
-  const fields = all.slice(2);
+  // One pass: 8 and 9 are held apart, the rest go to `fields` and `byTag` as they are read.
+  const fields: Field[] = [];
   const byTag = new Map<number, string>();
-  for (const [tag, value] of fields) if (!byTag.has(tag)) byTag.set(tag, value);
+  let beginString: [number, string] | undefined;
+  let bodyLength: [number, string] | undefined;
+  let start = 0;
+  while (start < checksumAt) {
+    const end = frame.indexOf(SOH, start);
+    const eq = frame.indexOf('=', start);
+    if (end === -1 || eq === -1 || eq > end) return { garbled: 'a field is not tag=value' };
+    const tag = Number(frame.slice(start, eq));
+    if (!Number.isInteger(tag) || tag <= 0 || eq === start) return { garbled: 'a field is not tag=value' };
+    const value = frame.slice(eq + 1, end);
+    if (beginString === undefined) beginString = [tag, value];
+    else if (bodyLength === undefined) bodyLength = [tag, value];
+    else {
+      fields.push([tag, value]);
+      if (!byTag.has(tag)) byTag.set(tag, value);
+    }
+    start = end + 1;
+  }
+  if (fields.length === 0 || beginString![0] !== 8 || bodyLength![0] !== 9)
+    return { garbled: 'does not start with 8= and 9=' };
+  if (beginString![1] !== BEGIN_STRING)
+    return { garbled: `BeginString ${beginString![1]} is not ${BEGIN_STRING}` };
+  const bodyStart = frame.indexOf(SOH, frame.indexOf(SOH) + 1) + 1;
+  if (Number(bodyLength![1]) !== checksumAt - bodyStart) return { garbled: 'bad body length' };
   return { fields, byTag };
 }
 
-function split(text: string): Field[] | undefined {
-  const fields: Field[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const end = text.indexOf(SOH, start);
-    const eq = text.indexOf('=', start);
-    if (end === -1 || eq === -1 || eq > end) return undefined;
-    const tag = Number(text.slice(start, eq));
-    if (!Number.isInteger(tag) || tag <= 0 || eq === start) return undefined;
-    fields.push([tag, text.slice(eq + 1, end)]);
-    start = end + 1;
-  }
-  return fields;
+/**
+ * A field's value as a string of its own. V8 keeps a slice of 13 characters or more as a view into
+ * the string it was cut from, here the frame and the received chunk behind it: a value kept for
+ * long (a ClOrdID is kept for the trading day) would keep those alive. Prefixing makes a
+ * concatenation, and slicing that copies it flat first, so only the value's own bytes stay.
+ */
+export function detached(value: string): string {
+  return (SOH + value).slice(1);
 }
 
 const FRAME_START = `8=${BEGIN_STRING}${SOH}9=`;

@@ -6,13 +6,18 @@
  *   - every state change comes back from the exchange's event stream once durable, so the
  *     ExecutionReports (new, each fill, canceled) follow the journal, and a REST order of the same
  *     account reports over FIX too while a session of that account is logged on.
- * ClOrdIDs are kept per account while the order is open (an order placed over REST is known by
- * its id). The tracking is in memory: after a restart, cancel an older order by its OrderID (37).
+ * A ClOrdID travels with its order into the journal, and the exchange keeps the account's
+ * ClOrdIDs of the trading day (core/client-order-ids.ts), so a restart still knows them. A
+ * NewOrderSingle under a ClOrdID already used that day never places a second order: a resend
+ * (PossDupFlag or PossResend Y, as after a crash) is answered with the order's state (an
+ * ExecutionReport with ExecType I, order status), any other is rejected as a duplicate order
+ * (OrdRejReason 6). A cancel finds its order by OrigClOrdID the same way (or by OrderID, or by the
+ * id of an order placed over REST). What is reported so far per order is tracked in memory.
  */
 import { ProblemError } from '@tessera/kit';
 import { fieldsText, type FixMessage } from './codec.ts';
 import type { ExchangeEvent, Execution, Order, Side } from '../core/messages.ts';
-import type { OrderInput, OrderView } from '../service.ts';
+import type { ExecutionView, OrderInput, OrderView } from '../service.ts';
 import {
   cancelReject,
   cxlRejReason,
@@ -23,13 +28,16 @@ import {
   type ReportFields,
 } from './order-messages.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
-import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_REJ, ORD_STATUS, TAG } from './tags.ts';
+import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_STATUS, TAG } from './tags.ts';
 
 /** What the gateway needs of the exchange (ExchangeService has it). */
 export interface FixVenue {
   submitOrder(account: string, input: OrderInput): Order;
   submitCancel(account: string, orderId: number): Order;
   order(account: string, orderId: number): OrderView;
+  /** The order the account placed today under a client order id (ClOrdID), if any. */
+  orderByClientId(account: string, clientOrderId: string): Order | undefined;
+  executions(account: string, query: { orderId: number }): { executions: readonly ExecutionView[] };
   subscribe(listener: (events: readonly ExchangeEvent[]) => void): () => void;
 }
 
@@ -54,19 +62,16 @@ interface Tracked {
   cancel?: { clOrdId: string; origClOrdId: string };
 }
 
-interface AccountOrders {
-  readonly byClOrdId: Map<string, number>;
-  readonly orders: Map<number, Tracked>;
-}
-
 export class FixOrderGateway {
   readonly #venue: FixVenue;
   readonly #now: () => number;
   readonly #sessions = new Map<string, Set<OrderSession>>();
-  readonly #accounts = new Map<string, AccountOrders>();
+  /** The orders of logged-on accounts reported so far, per account, until they close. */
+  readonly #accounts = new Map<string, Map<number, Tracked>>();
   readonly #unsubscribe: () => void;
   readonly #stamps = new UtcTimestamps();
-  #rejects = 0;
+  /** Numbers the ExecIDs of what is not a journaled event (rejects, status answers). */
+  #execIds = 0;
 
   constructor(venue: FixVenue, now: () => number) {
     this.#venue = venue;
@@ -117,25 +122,23 @@ export class FixOrderGateway {
         return session.reject(seq, MSG.NewOrderSingle, read.reason, read.text, read.tag);
       return this.#refuse(session, message, read.reason, read.text);
     }
-    const book = this.#book(session.account);
-    if (book.byClOrdId.has(read.clOrdId)) {
-      return this.#refuse(
-        session,
-        message,
-        ORD_REJ.DuplicateOrder,
-        `ClOrdID ${read.clOrdId} is an open order`,
-      );
+    if (isResend(message)) {
+      const placed = this.#venue.orderByClientId(session.account, read.clOrdId);
+      if (placed !== undefined) return this.#status(session, placed);
     }
     let order: Order;
     try {
-      order = this.#venue.submitOrder(session.account, { ...read, orderType: 'limit' });
+      order = this.#venue.submitOrder(session.account, {
+        ...read,
+        orderType: 'limit',
+        clientOrderId: read.clOrdId,
+      });
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
       return this.#refuse(session, message, ordRejReason(error.code), `${error.code}: ${error.detail}`);
     }
     // Tracked from its command on: the events that report it come after this returns.
-    book.byClOrdId.set(read.clOrdId, order.id);
-    book.orders.set(order.id, {
+    this.#book(session.account).set(order.id, {
       orderId: order.id,
       clOrdId: read.clOrdId,
       symbol: order.symbol,
@@ -151,8 +154,10 @@ export class FixOrderGateway {
     const read = readCancel(message);
     if ('problem' in read)
       return session.reject(seq, MSG.OrderCancelRequest, read.reason, read.text, read.tag);
-    const book = this.#book(session.account);
-    const orderId = read.orderId ?? book.byClOrdId.get(read.origClOrdId) ?? restOrderId(read.origClOrdId);
+    const orderId =
+      read.orderId ??
+      this.#venue.orderByClientId(session.account, read.origClOrdId)?.id ??
+      restOrderId(read.origClOrdId);
     const refuse = (reason: number, text: string, ordStatus: string = ORD_STATUS.Rejected) =>
       session.sendApp(
         MSG.OrderCancelReject,
@@ -175,7 +180,8 @@ export class FixOrderGateway {
         error.code === 'EX_CANNOT_CANCEL_ALREADY_MATCHED' ? ORD_STATUS.Filled : ORD_STATUS.Rejected;
       return refuse(cxlRejReason(error.code), `${error.code}: ${error.detail}`, status);
     }
-    const tracked = book.orders.get(orderId) ?? this.#track(session.account, orderId, 0);
+    const tracked =
+      this.#accounts.get(session.account)?.get(orderId) ?? this.#track(session.account, orderId, 0);
     if (tracked !== undefined) tracked.cancel = { clOrdId: read.clOrdId, origClOrdId: read.origClOrdId };
   }
 
@@ -188,7 +194,7 @@ export class FixOrderGateway {
       executionReport({
         orderId: 'NONE',
         clOrdId: get(TAG.ClOrdID),
-        execId: `R${++this.#rejects}-${this.#now()}`,
+        execId: `R${++this.#execIds}-${this.#now()}`,
         execType: EXEC_TYPE.Rejected,
         ordStatus: ORD_STATUS.Rejected,
         ordRejReason: reason,
@@ -205,27 +211,63 @@ export class FixOrderGateway {
     );
   }
 
+  /**
+   * The answer to a resent order already placed: its state now, as an ExecutionReport with
+   * ExecType I (order status); an open one is tracked from here on under its ClOrdID.
+   */
+  #status(session: OrderSession, order: Order): void {
+    const view = this.#venue.order(session.account, order.id);
+    let filledNotional = 0;
+    for (const e of this.#venue.executions(session.account, { orderId: order.id }).executions)
+      filledNotional += e.price * e.quantity;
+    const cumQty = view.filledQuantity;
+    const leavesQty = view.status === 'new' ? view.remainingQuantity : 0;
+    const ordStatus =
+      view.status === 'canceled'
+        ? ORD_STATUS.Canceled
+        : view.status === 'completed'
+          ? ORD_STATUS.Filled
+          : cumQty > 0
+            ? ORD_STATUS.PartiallyFilled
+            : ORD_STATUS.New;
+    const now = this.#now();
+    session.sendApp(
+      MSG.ExecutionReport,
+      executionReport({
+        orderId: String(order.id),
+        clOrdId: order.clientOrderId ?? String(order.id),
+        execId: `S${order.id}-${++this.#execIds}-${now}`,
+        execType: EXEC_TYPE.OrderStatus,
+        ordStatus,
+        symbol: view.symbol,
+        side: view.side,
+        price: view.price,
+        quantity: view.quantity,
+        cumQty,
+        leavesQty,
+        filledNotional,
+        transactTime: this.#stamps.format(now),
+      }),
+    );
+    if (view.status === 'new' && this.#accounts.get(session.account)?.get(order.id) === undefined)
+      this.#track(session.account, order.id, 0);
+  }
+
   #onEvents(events: readonly ExchangeEvent[]): void {
-    // Fills of this batch not yet reported, per order: an order first seen in this batch (placed
-    // over REST before its account logged on) starts from its filled quantity before them.
-    const pending = new Map<number, number>();
-    for (const e of events) {
-      if (e.type === 'execution')
-        pending.set(e.execution.orderId, (pending.get(e.execution.orderId) ?? 0) + e.execution.quantity);
-    }
-    for (const event of events) {
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
       switch (event.type) {
         case 'order.accepted': {
           const { account, id } = event.order;
-          const tracked = this.#known(account, id, pending);
+          const tracked = this.#known(account, id, events, i);
           if (tracked !== undefined) this.#report(account, tracked, EXEC_TYPE.New, event.at);
           break;
         }
         case 'execution':
-          this.#fill(event.execution, pending);
+          this.#fill(event.execution, events, i);
           break;
         case 'order.canceled': {
-          const tracked = this.#known(event.account, event.orderId, pending);
+          const tracked = this.#known(event.account, event.orderId, events, i);
           if (tracked === undefined) break;
           this.#report(event.account, tracked, EXEC_TYPE.Canceled, event.at, undefined, event.reason);
           this.#forget(event.account, tracked);
@@ -237,9 +279,8 @@ export class FixOrderGateway {
     }
   }
 
-  #fill(execution: Execution, pending: Map<number, number>): void {
-    const tracked = this.#known(execution.account, execution.orderId, pending);
-    pending.set(execution.orderId, (pending.get(execution.orderId) ?? 0) - execution.quantity);
+  #fill(execution: Execution, events: readonly ExchangeEvent[], at: number): void {
+    const tracked = this.#known(execution.account, execution.orderId, events, at);
     if (tracked === undefined) return;
     tracked.cumQty += execution.quantity;
     tracked.filledNotional += execution.quantity * execution.price;
@@ -247,11 +288,25 @@ export class FixOrderGateway {
     if (tracked.cumQty === tracked.quantity) this.#forget(execution.account, tracked);
   }
 
-  /** The tracked order, or one of a logged-on account tracked from now on. */
-  #known(account: string, orderId: number, pending: ReadonlyMap<number, number>): Tracked | undefined {
-    const tracked = this.#accounts.get(account)?.orders.get(orderId);
+  /**
+   * The tracked order, or one of a logged-on account tracked from now on (an order placed over
+   * REST, or before a restart): its fills in this batch from `events[at]` on are reported one by
+   * one after this, so its filled quantity so far is taken without them.
+   */
+  #known(
+    account: string,
+    orderId: number,
+    events: readonly ExchangeEvent[],
+    at: number,
+  ): Tracked | undefined {
+    const tracked = this.#accounts.get(account)?.get(orderId);
     if (tracked !== undefined || !this.#sessions.has(account)) return tracked;
-    return this.#track(account, orderId, pending.get(orderId) ?? 0);
+    let unreported = 0;
+    for (let i = at; i < events.length; i++) {
+      const e = events[i]!;
+      if (e.type === 'execution' && e.execution.orderId === orderId) unreported += e.execution.quantity;
+    }
+    return this.#track(account, orderId, unreported);
   }
 
   #track(account: string, orderId: number, unreported: number): Tracked | undefined {
@@ -264,7 +319,8 @@ export class FixOrderGateway {
     const cumQty = view.filledQuantity - unreported;
     const tracked: Tracked = {
       orderId,
-      clOrdId: String(orderId),
+      // An order placed over REST is known by its id.
+      clOrdId: view.clientOrderId ?? String(orderId),
       symbol: view.symbol,
       side: view.side,
       price: view.price,
@@ -273,15 +329,14 @@ export class FixOrderGateway {
       // The fills' prices before now are not at hand: the limit price stands in for them.
       filledNotional: cumQty * view.price,
     };
-    this.#book(account).orders.set(orderId, tracked);
+    this.#book(account).set(orderId, tracked);
     return tracked;
   }
 
   #forget(account: string, tracked: Tracked): void {
     const book = this.#book(account);
-    book.orders.delete(tracked.orderId);
-    if (book.byClOrdId.get(tracked.clOrdId) === tracked.orderId) book.byClOrdId.delete(tracked.clOrdId);
-    if (book.orders.size === 0) this.#accounts.delete(account);
+    book.delete(tracked.orderId);
+    if (book.size === 0) this.#accounts.delete(account);
   }
 
   #report(
@@ -303,11 +358,12 @@ export class FixOrderGateway {
         : t.cumQty > 0
           ? ORD_STATUS.PartiallyFilled
           : ORD_STATUS.New;
-    const byRequest = canceled && t.cancel !== undefined;
+    const cancel = canceled ? t.cancel : undefined;
+    // Every field named, absent ones undefined: one object shape on the hot path, no spreads.
     const fields: ReportFields = {
       orderId: String(t.orderId),
-      clOrdId: byRequest ? t.cancel!.clOrdId : t.clOrdId,
-      ...(byRequest ? { origClOrdId: t.cancel!.origClOrdId } : {}),
+      clOrdId: cancel !== undefined ? cancel.clOrdId : t.clOrdId,
+      origClOrdId: cancel?.origClOrdId,
       execId: fill !== undefined ? `T${fill.id}` : `${execType === EXEC_TYPE.New ? 'N' : 'C'}${t.orderId}`,
       execType,
       ordStatus,
@@ -318,19 +374,26 @@ export class FixOrderGateway {
       cumQty: t.cumQty,
       leavesQty,
       filledNotional: t.filledNotional,
-      ...(fill !== undefined ? { lastQty: fill.quantity, lastPx: fill.price } : {}),
-      ...(canceled && cancelReason !== 'request' ? { text: `canceled: ${cancelReason}` } : {}),
+      lastQty: fill?.quantity,
+      lastPx: fill?.price,
+      ordRejReason: undefined,
+      text: canceled && cancelReason !== 'request' ? `canceled: ${cancelReason}` : undefined,
       transactTime: this.#stamps.format(at),
     };
     const body = executionReport(fields);
     for (const session of sessions) session.sendApp(MSG.ExecutionReport, body);
   }
 
-  #book(account: string): AccountOrders {
+  #book(account: string): Map<number, Tracked> {
     let book = this.#accounts.get(account);
-    if (book === undefined) this.#accounts.set(account, (book = { byClOrdId: new Map(), orders: new Map() }));
+    if (book === undefined) this.#accounts.set(account, (book = new Map<number, Tracked>()));
     return book;
   }
+}
+
+/** A message sent again by the client: PossDupFlag (a session resend) or PossResend (its application's). */
+function isResend(message: FixMessage): boolean {
+  return message.byTag.get(TAG.PossDupFlag) === 'Y' || message.byTag.get(TAG.PossResend) === 'Y';
 }
 
 /** An order placed over REST is reported with its id as ClOrdID, so a cancel may name it so. */

@@ -5,7 +5,7 @@
  * smallest unit, as in the REST API; FIX sends them as decimals, so "100" and "100.0" are read
  * and "100.5" is refused with a reason.
  */
-import { fieldsText, SOH, type FixMessage } from './codec.ts';
+import { detached, fieldsText, SOH, type FixMessage } from './codec.ts';
 import type { Side } from '../core/messages.ts';
 import { CXL_REJ, ORD_REJ, SESSION_REJECT, TAG } from './tags.ts';
 
@@ -109,7 +109,8 @@ export function readNewOrder(message: FixMessage): NewOrderFields | SessionProbl
     };
   }
   return {
-    clOrdId: get(TAG.ClOrdID),
+    // Kept with the order for the trading day: not a view into the frame.
+    clOrdId: detached(get(TAG.ClOrdID)),
     symbol: get(TAG.Symbol),
     side: side === '1' ? 'buy' : 'sell',
     price,
@@ -148,6 +149,7 @@ export function ordRejReason(code: string): number {
   if (code === 'EX_UNKNOWN_SYMBOL') return ORD_REJ.UnknownSymbol;
   if (code === 'EX_MARKET_CLOSED') return ORD_REJ.ExchangeClosed;
   if (code === 'EX_INVALID_QUANTITY') return ORD_REJ.IncorrectQuantity;
+  if (code === 'EX_DUPLICATE_CLIENT_ORDER_ID') return ORD_REJ.DuplicateOrder;
   if (code.startsWith('EX_RISK_') || code.startsWith('EX_INSUFFICIENT_')) return ORD_REJ.ExceedsLimit;
   return ORD_REJ.Other;
 }

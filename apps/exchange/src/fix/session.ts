@@ -1,14 +1,21 @@
 /**
  * One FIX 4.4 session on the acceptor's side, a pure core: frames in (decoded), actions out, time
- * passed in. It owns the logon, the two sequence numbers, heartbeats and test requests, gap
- * detection (ResendRequest), answering a ResendRequest (recent application messages resent with
- * PossDupFlag, everything else gap-filled with SequenceReset), session-level Reject and Logout.
- * Application messages are handed on (`app`); the acceptor persists `sequences` before it writes
- * what this produced, so a restart goes on with the same numbers.
+ * passed in. It owns the session's state and its order: the logon (read in logon.ts), the two
+ * sequence numbers, heartbeats and test requests, gap detection (one ResendRequest per gap),
+ * inbound SequenceReset (sequence-reset.ts), session-level Reject and Logout. Answering a
+ * ResendRequest, and what is kept for it, is resend.ts. Application messages are handed on
+ * (`app`); the acceptor persists `sequences` before it writes what this produced, so a restart
+ * goes on with the same numbers.
  */
 import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
+import { readLogon } from './logon.ts';
+import { answerResendRequest, keepSent, type SentMessage, type SentStore } from './resend.ts';
+import { gapFill, reset, type SequenceResetAnswer } from './sequence-reset.ts';
 import { ADMIN_TYPES, MSG, SESSION_REJECT, TAG } from './tags.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
+
+/** Re-exported for the session tests, written when the type lived here. */
+export type { SentMessage };
 
 export interface Sequences {
   /** The MsgSeqNum expected on the next inbound message. */
@@ -23,7 +30,7 @@ export interface SessionDirectory {
   authenticate(senderCompId: string, password: string | undefined): string | undefined;
   sequences(senderCompId: string): Sequences;
   /** The application messages kept for a resend to this SenderCompID (by MsgSeqNum). */
-  sentMessages(senderCompId: string): Map<number, SentMessage>;
+  sentMessages(senderCompId: string): SentStore;
 }
 
 export type SessionAction =
@@ -42,21 +49,13 @@ export interface SessionOptions {
 /** FIX 4.4 application message types (so an unknown one is told apart from an unsupported one). */
 const APP_TYPE = /^(?:[6-9A-Za-z]|A[A-Z]|B[A-H])$/;
 
-/** An application message as sent, kept for a resend. */
-export interface SentMessage {
-  readonly msgType: string;
-  /** The body's fields, encoded. */
-  readonly body: string;
-  readonly sendingTime: string;
-}
-
 export class FixSession {
   readonly #stamps = new UtcTimestamps();
   readonly #compId: string;
   readonly #directory: SessionDirectory;
   readonly #window: number;
   /** This SenderCompID's recent application messages (the directory's, so a reconnect keeps them). */
-  #sent = new Map<number, SentMessage>();
+  #sent: SentStore = new Map<number, SentMessage>();
   state: 'awaiting-logon' | 'active' | 'logging-out' | 'closed' = 'awaiting-logon';
   senderCompId = '';
   account = '';
@@ -96,7 +95,12 @@ export class FixSession {
       ];
     }
     const possDup = get(TAG.PossDupFlag) === 'Y';
-    if (msgType === MSG.SequenceReset && get(TAG.GapFillFlag) !== 'Y') return this.#reset(message, seq, now);
+    if (msgType === MSG.SequenceReset && get(TAG.GapFillFlag) !== 'Y') {
+      // Reset mode: the sequence number is not checked (FIX 4.4).
+      const answer = reset(message, this.nextIn);
+      if ('nextIn' in answer) this.#resendUpTo = undefined;
+      return this.#sequenceReset(answer, seq, now);
+    }
     if (seq < this.nextIn) {
       if (possDup) return [];
       return this.#logout(`MsgSeqNum too low, expecting ${this.nextIn} but received ${seq}`, now);
@@ -130,8 +134,7 @@ export class FixSession {
   send(msgType: string, body: string, now: number): SessionAction {
     const seq = this.nextOut;
     if (!ADMIN_TYPES.has(msgType)) {
-      this.#sent.set(seq, { msgType, body, sendingTime: this.#stamps.format(now) });
-      this.#sent.delete(seq - this.#window);
+      keepSent(this.#sent, seq, { msgType, body, sendingTime: this.#stamps.format(now) }, this.#window);
     }
     const action = this.#frameAt(seq, msgType, body, now);
     this.nextOut++;
@@ -179,31 +182,22 @@ export class FixSession {
   }
 
   #logon(message: FixMessage, now: number): SessionAction[] {
-    const get = (tag: number) => message.byTag.get(tag);
-    const refuse = (reason: string): SessionAction[] => {
+    const logon = readLogon(message, this.#compId, (sender, password) =>
+      this.#directory.authenticate(sender, password),
+    );
+    if ('refused' in logon) {
       this.state = 'closed';
-      return [{ kind: 'close', reason }];
-    };
-    if (get(TAG.MsgType) !== MSG.Logon) return refuse('the first message was not a Logon');
-    const sender = get(TAG.SenderCompID) ?? '';
-    const seq = Number(get(TAG.MsgSeqNum));
-    const heartBtInt = Number(get(TAG.HeartBtInt));
-    if (get(TAG.TargetCompID) !== this.#compId)
-      return refuse(`Logon to ${get(TAG.TargetCompID)}, not ${this.#compId}`);
-    const account = this.#directory.authenticate(sender, get(TAG.Password));
-    if (account === undefined) return refuse(`Logon refused for SenderCompID ${sender}`);
-    if (!Number.isInteger(seq) || seq < 1 || !Number.isInteger(heartBtInt) || heartBtInt < 0) {
-      return refuse('Logon without a valid MsgSeqNum or HeartBtInt');
+      return [{ kind: 'close', reason: logon.refused }];
     }
+    const { senderCompId: sender, account, seq, heartBtInt } = logon;
     this.senderCompId = sender;
     this.account = account;
     this.heartBtInt = heartBtInt;
-    const reset = get(TAG.ResetSeqNumFlag) === 'Y';
-    const stored = reset ? { nextIn: 1, nextOut: 1 } : this.#directory.sequences(sender);
+    const stored = logon.reset ? { nextIn: 1, nextOut: 1 } : this.#directory.sequences(sender);
     this.nextIn = stored.nextIn;
     this.nextOut = stored.nextOut;
     this.#sent = this.#directory.sentMessages(sender);
-    if (reset) this.#sent.clear();
+    if (logon.reset) this.#sent.clear();
     if (seq < this.nextIn) {
       this.state = 'active';
       return this.#logout(`MsgSeqNum too low, expecting ${this.nextIn} but received ${seq}`, now);
@@ -213,7 +207,7 @@ export class FixSession {
       [TAG.EncryptMethod, '0'],
       [TAG.HeartBtInt, String(heartBtInt)],
     ];
-    if (reset) reply.push([TAG.ResetSeqNumFlag, 'Y']);
+    if (logon.reset) reply.push([TAG.ResetSeqNumFlag, 'Y']);
     const actions: SessionAction[] = [
       { kind: 'logon', senderCompId: sender, account },
       this.#send(MSG.Logon, reply, now),
@@ -246,7 +240,7 @@ export class FixSession {
       case MSG.ResendRequest:
         return this.#resend(message, seq, now);
       case MSG.SequenceReset:
-        return this.#gapFill(message, seq, now);
+        return this.#sequenceReset(gapFill(message, seq), seq, now);
       case MSG.Logout:
         return this.#logout(undefined, now);
       case MSG.Logon:
@@ -283,77 +277,31 @@ export class FixSession {
   }
 
   #resend(message: FixMessage, seq: number, now: number): SessionAction[] {
-    const begin = Number(message.byTag.get(TAG.BeginSeqNo));
-    const endAsked = Number(message.byTag.get(TAG.EndSeqNo));
-    if (!Number.isInteger(begin) || begin < 1 || !Number.isInteger(endAsked) || endAsked < 0) {
-      return this.reject(
-        seq,
-        MSG.ResendRequest,
-        SESSION_REJECT.IncorrectDataFormat,
-        'bad BeginSeqNo or EndSeqNo',
-        now,
-      );
-    }
-    const last = this.nextOut - 1;
-    const end = endAsked === 0 || endAsked > last ? last : endAsked;
-    const actions: SessionAction[] = [];
-    let gapFrom: number | undefined;
-    const fillGap = (upTo: number) => {
-      if (gapFrom === undefined) return;
-      const fields: Field[] = [
-        [TAG.GapFillFlag, 'Y'],
-        [TAG.NewSeqNo, String(upTo)],
-      ];
-      actions.push(
-        this.#frameAt(gapFrom, MSG.SequenceReset, fieldsText(fields), now, this.#stamps.format(now)),
-      );
-      gapFrom = undefined;
-    };
-    for (let s = begin; s <= end; s++) {
-      const sent = this.#sent.get(s);
-      if (sent === undefined) {
-        gapFrom ??= s;
-        continue;
-      }
-      fillGap(s);
-      actions.push(this.#frameAt(s, sent.msgType, sent.body, now, sent.sendingTime));
-    }
-    fillGap(end + 1);
-    return actions;
+    const answer = answerResendRequest(
+      message,
+      this.nextOut - 1,
+      this.#sent,
+      this.#stamps.format(now),
+      (at, msgType, body, original) => this.#frameAt(at, msgType, body, now, original),
+    );
+    if ('frames' in answer) return answer.frames;
+    return this.reject(seq, MSG.ResendRequest, SESSION_REJECT.IncorrectDataFormat, answer.problem, now);
   }
 
-  #gapFill(message: FixMessage, seq: number, now: number): SessionAction[] {
-    const newSeq = Number(message.byTag.get(TAG.NewSeqNo));
-    if (!Number.isInteger(newSeq) || newSeq <= seq) {
+  /** A SequenceReset read (either mode): the expected number moves on, or a session Reject. */
+  #sequenceReset(answer: SequenceResetAnswer, seq: number, now: number): SessionAction[] {
+    if ('problem' in answer) {
       return this.reject(
         seq,
         MSG.SequenceReset,
         SESSION_REJECT.ValueOutOfRange,
-        'NewSeqNo must be above MsgSeqNum',
+        answer.problem,
         now,
         TAG.NewSeqNo,
       );
     }
-    this.nextIn = newSeq;
+    this.nextIn = answer.nextIn;
     if (this.#resendUpTo !== undefined && this.nextIn > this.#resendUpTo) this.#resendUpTo = undefined;
-    return [];
-  }
-
-  /** SequenceReset in reset mode: the sequence number is not checked (FIX 4.4). */
-  #reset(message: FixMessage, seq: number, now: number): SessionAction[] {
-    const newSeq = Number(message.byTag.get(TAG.NewSeqNo));
-    if (!Number.isInteger(newSeq) || newSeq < this.nextIn) {
-      return this.reject(
-        seq,
-        MSG.SequenceReset,
-        SESSION_REJECT.ValueOutOfRange,
-        `NewSeqNo below ${this.nextIn}`,
-        now,
-        TAG.NewSeqNo,
-      );
-    }
-    this.nextIn = newSeq;
-    this.#resendUpTo = undefined;
     return [];
   }
 

@@ -19,6 +19,7 @@ export const TAG = {
   OrdType: 40,
   OrigClOrdID: 41,
   PossDupFlag: 43,
+  PossResend: 97,
   Price: 44,
   RefSeqNum: 45,
   SenderCompID: 49,
@@ -91,7 +92,7 @@ export const ORD_STATUS = {
   Rejected: '8',
 } as const;
 
-export const EXEC_TYPE = { New: '0', Canceled: '4', Rejected: '8', Trade: 'F' } as const;
+export const EXEC_TYPE = { New: '0', Canceled: '4', Rejected: '8', Trade: 'F', OrderStatus: 'I' } as const;
 
 /** OrdRejReason (103). */
 export const ORD_REJ = {

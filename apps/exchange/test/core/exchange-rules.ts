@@ -21,7 +21,13 @@ export function rules(overrides: Partial<ExchangeRules> & { selfTrade?: SelfTrad
 /** 2026-11-23T15:00:00Z, a Monday: inside the default New York session. */
 export const T0 = Date.parse('2026-11-23T15:00:00Z');
 
-type Req = { symbol?: string; side: 'buy' | 'sell'; price: number; quantity: number };
+type Req = {
+  symbol?: string;
+  side: 'buy' | 'sell';
+  price: number;
+  quantity: number;
+  clientOrderId?: string;
+};
 
 /**
  * Drives an OrderManager as the service does (check, then apply with the next seq), so the
@@ -54,6 +60,7 @@ export class Desk {
       price: req.price,
       quantity: req.quantity,
       orderType: 'limit',
+      ...(req.clientOrderId === undefined ? {} : { clientOrderId: req.clientOrderId }),
     };
     const refusal = this.manager.checkNewOrder(input, this.at);
     if (refusal !== undefined) return refusal.code;

@@ -281,3 +281,44 @@ t.test('without events the state changes the same', async (t) => {
   loud.apply({ v: 1, type: 'orders.cancel-all', at: T0, account: 'alice' });
   t.equal(stateDigest(quiet.manager), stateDigest(loud.manager));
 });
+
+t.test('a client order id places one order per account and trading day, kept by apply', async (t) => {
+  const desk = new Desk();
+  desk.deposit('alice', 100_000);
+  desk.deposit('bob', 0, { AAPL: 100 });
+  const first = desk.order('alice', { side: 'buy', price: 10, quantity: 5, clientOrderId: 'c1' });
+  t.equal(typeof first, 'number');
+  // Filled at once: still known, so a resend of it cannot buy again.
+  desk.order('bob', { side: 'sell', price: 10, quantity: 5 });
+  t.equal(desk.get(first as number).status, 'completed');
+  t.equal(
+    desk.order('alice', { side: 'buy', price: 10, quantity: 5, clientOrderId: 'c1' }),
+    'EX_DUPLICATE_CLIENT_ORDER_ID',
+  );
+  t.match(
+    desk.manager.checkNewOrder(
+      {
+        account: 'alice',
+        symbol: 'AAPL',
+        side: 'buy',
+        price: 10,
+        quantity: 5,
+        orderType: 'limit',
+        clientOrderId: 'c1',
+      },
+      desk.at,
+    ),
+    { detail: /placed order 1 today/, extra: { orderId: 1 } },
+  );
+  t.equal(desk.manager.orderByClientId('alice', 'c1', desk.at)?.id, first);
+  t.equal(desk.get(first as number).clientOrderId, 'c1', 'the order carries it');
+  t.equal(desk.manager.orderByClientId('bob', 'c1', desk.at), undefined, 'per account');
+  t.equal(typeof desk.order('bob', { side: 'sell', price: 20, quantity: 1, clientOrderId: 'c1' }), 'number');
+  // The next trading day the id is free again, and the day before is forgotten.
+  desk.at = T0 + 86_400_000;
+  t.equal(desk.manager.orderByClientId('alice', 'c1', desk.at), undefined);
+  const nextDay = desk.order('alice', { side: 'buy', price: 10, quantity: 5, clientOrderId: 'c1' });
+  t.equal(typeof nextDay, 'number');
+  t.not(nextDay, first);
+  t.equal(desk.manager.account('alice')!.clientOrderIds.size, 1);
+});

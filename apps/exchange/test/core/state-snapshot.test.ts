@@ -8,7 +8,7 @@ function trading(): Desk {
   desk.deposit('bob', 0, { AAPL: 100 });
   desk.order('bob', { side: 'sell', price: 10, quantity: 30 });
   desk.order('alice', { side: 'buy', price: 12, quantity: 50 });
-  desk.order('bob', { side: 'sell', price: 15, quantity: 5 });
+  desk.order('bob', { side: 'sell', price: 15, quantity: 5, clientOrderId: 'b-3' });
   return desk;
 }
 
@@ -20,6 +20,7 @@ t.test('a snapshot restores to the same state and continues the same way', async
   const restored = restoreState(rules(), snapshot);
   t.equal(stateDigest(restored), stateDigest(desk.manager));
   t.equal(restored.seq, desk.manager.seq);
+  t.equal(restored.orderByClientId('bob', 'b-3', desk.at)?.id, 3, "today's client order ids come back");
   // The same next command on both gives the same state again (ids, executions, bounds).
   const command = {
     v: 1 as const,
@@ -46,12 +47,20 @@ t.test('the digest sees every part of the state', async (t) => {
     (d: Desk) => (d.manager.account('alice')!.killed = true),
     (d: Desk) => d.manager.tapes.get('AAPL')!.record(1, 1, 1),
     (d: Desk) => d.cancel('alice', 2),
+    (d: Desk) => d.manager.account('bob')!.clientOrderIds.record(d.manager.clock.at(d.at).day, 'x', 9),
   ];
   for (const [i, change] of changed.entries()) {
     const desk = trading();
     change(desk);
     t.not(stateDigest(desk.manager), base, `change ${i}`);
   }
+  const { accounts, ...older } = snapshotState(trading().manager);
+  const withoutIds = accounts.map(({ clientOrderIds: _ids, ...account }) => account);
+  t.equal(
+    restoreState(rules(), { ...older, accounts: withoutIds }).account('bob')!.clientOrderIds.size,
+    0,
+    'a snapshot from before client order ids restores with none',
+  );
   t.throws(
     () => restoreState(rules(), { ...snapshotState(trading().manager), v: 2 as never }),
     /unknown snapshot version/,

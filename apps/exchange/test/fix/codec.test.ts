@@ -1,5 +1,5 @@
 import t from 'tap';
-import { checksum, decode, encode, FrameReader, SOH } from '../../src/fix/codec.ts';
+import { checksum, decode, detached, encode, FrameReader, SOH } from '../../src/fix/codec.ts';
 
 const bar = (s: string) => s.replaceAll('|', SOH);
 
@@ -96,4 +96,15 @@ t.test('FrameReader refuses a header that never ends, and drops noise that is no
   t.same(noisy.push('y'.repeat(70_000)), [], 'noise without a frame start is not kept');
   const a = encode([[35, '0']]);
   t.same(noisy.push(a), [a]);
+});
+
+t.test('detached gives the same value', async (t) => {
+  const frame = encode([
+    [35, 'D'],
+    [11, 'a-client-order-id-long-enough-to-be-a-slice'],
+  ]);
+  const message = decode(frame);
+  if ('garbled' in message) throw new Error(message.garbled);
+  t.equal(detached(message.byTag.get(11)!), 'a-client-order-id-long-enough-to-be-a-slice');
+  t.equal(detached(''), '');
 });

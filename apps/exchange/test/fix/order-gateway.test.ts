@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit';
 import { SqliteJournal } from '../../src/adapters/embedded/sqlite-journal.ts';
@@ -27,14 +30,19 @@ const tags = (line: string) =>
       .map((f) => f.split('=') as [string, string]),
   );
 
-async function venue(t: Test) {
+function openService(t: Test, file = ':memory:') {
   let now = T0;
   const service = ExchangeService.open({
     rules: rules({ limits: { dailyCap: 1_000_000, maxQuantity: 10_000, maxNotional: 100_000_000 } }),
-    journal: new SqliteJournal(openSqlite(':memory:')),
+    journal: new SqliteJournal(openSqlite(file)),
     now: () => now++,
   });
   t.teardown(() => service.close());
+  return service;
+}
+
+async function venue(t: Test, file?: string) {
+  const service = openService(t, file);
   await service.deposit('alice', 1_000_000, { AAPL: 1_000 });
   await service.deposit('bob', 1_000_000, { AAPL: 1_000 });
   return service;
@@ -162,3 +170,106 @@ t.test('a duplicate open ClOrdID, an unknown cancel and an unsupported message a
   t.match(tags(alice.sent.at(-1)!), { 35: 'j', 45: '5', 372: 'V', 380: '3' });
   t.equal(service.orders('alice').data.length, 1, 'one order only');
 });
+
+const buyB1: Field[] = [
+  [11, 'b1'],
+  [55, 'AAPL'],
+  [54, '1'],
+  [38, '5'],
+  [44, '100'],
+];
+
+t.test(
+  'a resent order already placed answers its state and places nothing; a plain duplicate is rejected',
+  async (t) => {
+    const service = await venue(t);
+    const gateway = new FixOrderGateway(service, () => T0);
+    t.teardown(() => gateway.close());
+    const alice = session('alice');
+    gateway.attach(alice);
+    gateway.receive(alice, 'D', nos(buyB1), 2);
+    await service.durable();
+    await service.placeOrder('bob', {
+      symbol: 'AAPL',
+      side: 'sell',
+      price: 90,
+      orderType: 'limit',
+      quantity: 2,
+    });
+    const orderId = service.orders('alice').data[0]!.id;
+    alice.sent.length = 0;
+    gateway.receive(alice, 'D', nos([[43, 'Y'], ...buyB1]), 2);
+    t.match(tags(alice.sent[0]!), {
+      35: '8',
+      37: String(orderId),
+      11: 'b1',
+      150: 'I',
+      39: '1',
+      14: '2',
+      151: '3',
+      6: '100',
+    });
+    gateway.receive(alice, 'D', nos([[97, 'Y'], ...buyB1]), 3);
+    t.match(tags(alice.sent[1]!), { 11: 'b1', 150: 'I', 39: '1' }, 'PossResend too');
+    gateway.receive(alice, 'D', nos(buyB1), 4);
+    t.match(tags(alice.sent[2]!), {
+      37: 'NONE',
+      11: 'b1',
+      150: '8',
+      103: '6',
+      58: /^EX_DUPLICATE_CLIENT_ORDER_ID/,
+    });
+    await service.durable();
+    t.equal(service.orders('alice').data.length, 1, 'one order only');
+    // A resend of a ClOrdID never seen is a new order.
+    gateway.receive(alice, 'D', nos([[43, 'Y'], [11, 'b2'], ...buyB1.slice(1)]), 5);
+    await service.durable();
+    t.equal(service.orders('alice').data.length, 2);
+  },
+);
+
+t.test(
+  'after a restart the ClOrdIDs of the day are known: resend, cancel and reports use them',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ex-fix-gw-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'journal.db');
+    const before = await venue(t, file);
+    const first = new FixOrderGateway(before, () => T0);
+    first.attach(session('alice'));
+    first.receive(session('alice'), 'D', nos(buyB1), 2);
+    await before.durable();
+    first.close();
+    await before.close();
+
+    const service = openService(t, file);
+    const gateway = new FixOrderGateway(service, () => T0);
+    t.teardown(() => gateway.close());
+    const alice = session('alice');
+    gateway.attach(alice);
+    gateway.receive(alice, 'D', nos([[43, 'Y'], ...buyB1]), 2);
+    t.match(tags(alice.sent[0]!), { 11: 'b1', 150: 'I', 39: '0', 151: '5' });
+    t.equal(service.orders('alice').data.length, 1, 'the resend placed nothing');
+    await service.placeOrder('bob', {
+      symbol: 'AAPL',
+      side: 'sell',
+      price: 100,
+      orderType: 'limit',
+      quantity: 1,
+    });
+    t.match(tags(alice.sent[1]!), { 11: 'b1', 150: 'F', 14: '1', 151: '4' }, 'a fill reports the ClOrdID');
+    gateway.receive(
+      alice,
+      'F',
+      nos([
+        [41, 'b1'],
+        [11, 'x1'],
+        [55, 'AAPL'],
+        [54, '1'],
+      ]),
+      3,
+    );
+    await service.durable();
+    t.match(tags(alice.sent[2]!), { 11: 'x1', 41: 'b1', 150: '4', 39: '4' }, 'canceled by its OrigClOrdID');
+  },
+);

@@ -4,6 +4,8 @@
  * and parse; the rest as their JSON objects. Versioned by the leading code: a new layout gets a
  * new code, and old journals keep reading.
  *   [1, at, account, orderId, symbol, side (0 buy, 1 sell), price, quantity]   order.new v1
+ *   [3, at, account, orderId, symbol, side, price, quantity, clientOrderId]    order.new v1 with
+ *                                                                     a client order id (FIX)
  *   [2, at, account, orderId]                                                 order.cancel v1
  *   { …the command }                                                          anything else
  */
@@ -11,13 +13,27 @@ import type { Command } from '../../core/messages.ts';
 
 const NEW_V1 = 1;
 const CANCEL_V1 = 2;
+const NEW_V1_CLIENT_ID = 3;
 
 type Encoded = Command | [number, number, string, number, ...unknown[]];
 
 export function encodeCommand(command: Command): string {
   if (command.type === 'order.new' && command.v === 1) {
-    const { at, account, orderId, symbol, side, price, quantity } = command;
-    return JSON.stringify([NEW_V1, at, account, orderId, symbol, side === 'buy' ? 0 : 1, price, quantity]);
+    const { at, account, orderId, symbol, side, price, quantity, clientOrderId } = command;
+    const sideCode = side === 'buy' ? 0 : 1;
+    return clientOrderId === undefined
+      ? JSON.stringify([NEW_V1, at, account, orderId, symbol, sideCode, price, quantity])
+      : JSON.stringify([
+          NEW_V1_CLIENT_ID,
+          at,
+          account,
+          orderId,
+          symbol,
+          sideCode,
+          price,
+          quantity,
+          clientOrderId,
+        ]);
   }
   if (command.type === 'order.cancel' && command.v === 1) {
     return JSON.stringify([CANCEL_V1, command.at, command.account, command.orderId]);
@@ -28,8 +44,8 @@ export function encodeCommand(command: Command): string {
 export function decodeCommand(encoded: Encoded): Command {
   if (!Array.isArray(encoded)) return encoded;
   const [code, at, account, orderId] = encoded;
-  if (code === NEW_V1) {
-    const [, , , , symbol, side, price, quantity] = encoded as [
+  if (code === NEW_V1 || code === NEW_V1_CLIENT_ID) {
+    const [, , , , symbol, side, price, quantity, clientOrderId] = encoded as [
       number,
       number,
       string,
@@ -38,8 +54,9 @@ export function decodeCommand(encoded: Encoded): Command {
       number,
       number,
       number,
+      string?,
     ];
-    return {
+    const order = {
       v: 1,
       type: 'order.new',
       at,
@@ -49,7 +66,8 @@ export function decodeCommand(encoded: Encoded): Command {
       side: side === 0 ? 'buy' : 'sell',
       price,
       quantity,
-    };
+    } as const;
+    return code === NEW_V1 ? order : { ...order, clientOrderId: clientOrderId! };
   }
   if (code === CANCEL_V1) return { v: 1, type: 'order.cancel', at, account, orderId };
   throw new RangeError(`journal: unknown command encoding ${code}`);
