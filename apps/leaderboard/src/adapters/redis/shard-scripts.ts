@@ -23,6 +23,12 @@ const TAKE = `
 local now = redis.call('TIME')
 local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local now_us = tonumber(now[1]) * 1000000 + tonumber(now[2])
+local function next_token(fencing_key)
+  local token = math.max(tonumber(redis.call('GET', fencing_key) or '0') + 1, now_us)
+  local text = string.format('%.0f', token)
+  redis.call('SET', fencing_key, text)
+  return text
+end
 local function take(lease_key, fencing_key, user, lease_ms, force)
   local held = redis.call('HGET', lease_key, user)
   local scrub = force and '1' or '0'
@@ -30,18 +36,16 @@ local function take(lease_key, fencing_key, user, lease_ms, force)
     if not force and tonumber(string.match(held, ':(%d+)$')) >= now_ms then return nil end
     scrub = '1'
   end
-  local token = math.max(tonumber(redis.call('GET', fencing_key) or '0') + 1, now_us)
-  local text = string.format('%.0f', token)
-  redis.call('SET', fencing_key, text)
+  local text = next_token(fencing_key)
   redis.call('HSET', lease_key, user, text .. ':' .. string.format('%.0f', now_ms + lease_ms))
   return text, scrub
 end
 `;
 
 /**
- * KEYS: score, applied, meta, lease, at, periods, fencing. ARGV: earliest, period, answer, advance,
- * highest, lease ms, bounds (comma-separated, as the caller will place by), then seq, user,
- * points per win.
+ * KEYS: score, applied, meta, lease, at, periods, fencing, and this instance's range shard keys
+ * rank, fence. ARGV: earliest, period, answer, advance, highest, lease ms, bounds (comma-separated,
+ * as the caller will place by), this instance's shard number, then seq, user, points per win.
  *
  * Applies the wins that are new (above the watermark, not in `applied`) to the totals, takes the
  * lease of each player changed whose lease is free or lapsed, and replies {the last win's player's
@@ -49,13 +53,18 @@ end
  * `highest` is the last seq of the whole batch (this instance may get none of its wins), so every
  * home moves its watermark. A player new to the period gets its `at` now, before its entry is
  * written: a placer dying in between leaves `at` naming the shard the entry may be on.
+ *
+ * A player whose entry is here and stays here (its home is its range shard, the lease is free)
+ * has it written in this script, under a new token and without a lease: atomic on one instance,
+ * it needs neither, and saves the placement's two round trips.
  */
 export const HOME_APPLY = `${TAKE}
 local SPAN = ${SEQ_SPAN}
 local SCORE_LIMIT = ${SCORE_LIMIT}
 local EARLIEST = ARGV[1] == '1'
-local score_key, applied_key, meta_key, lease_key, at_key, periods_key, fencing_key =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local score_key, applied_key, meta_key, lease_key, at_key, periods_key, fencing_key, rank_key, fence_key =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local self = tonumber(ARGV[8])
 local watermark = tonumber(redis.call('HGET', meta_key, 'watermark') or '0')
 local lease_ms = tonumber(ARGV[6])
 local bounds = {}
@@ -68,7 +77,7 @@ local function range_shard(encoded)
 end
 local taken, order, out = {}, {}, { false }
 local last_user
-for i = 8, #ARGV, 3 do
+for i = 9, #ARGV, 3 do
   local seq, user, points = tonumber(ARGV[i]), ARGV[i + 1], tonumber(ARGV[i + 2])
   last_user = user
   if seq > watermark and not redis.call('ZSCORE', applied_key, ARGV[i]) then
@@ -96,7 +105,13 @@ for i = 8, #ARGV, 3 do
     if encoded then
       redis.call('HSET', score_key, user, string.format('%.17g', encoded))
       if redis.call('HEXISTS', at_key, user) == 0 then redis.call('HSET', at_key, user, range_shard(encoded)) end
-      if not taken[user] then
+      local shard = range_shard(encoded)
+      if not taken[user] and shard == self and tonumber(redis.call('HGET', at_key, user)) == self
+        and redis.call('HEXISTS', lease_key, user) == 0 then
+        local token = next_token(fencing_key)
+        redis.call('ZADD', rank_key, string.format('%.17g', encoded), user)
+        redis.call('HSET', fence_key, user, token)
+      elseif not taken[user] then
         local token, scrub = take(lease_key, fencing_key, user, lease_ms, false)
         if token then
           taken[user] = { token, scrub }

@@ -38,6 +38,8 @@ export class ShardedKeys {
       this.of(period, 'at'),
       this.periods,
       this.of(period, 'fencing'),
+      this.of(period, 'rank'),
+      this.of(period, 'fence'),
     ];
   }
 

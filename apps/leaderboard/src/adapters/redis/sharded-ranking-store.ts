@@ -12,7 +12,7 @@ import { HOME_APPLY } from './shard-scripts.ts';
 import { ShardedKeys, type ShardedContext } from './sharded-context.ts';
 import { leased, takeLapsed, takeLeases } from './sharded-leases.ts';
 import { place } from './sharded-placement.ts';
-import { RETRY, sameEpochs, ShardedReads } from './sharded-reads.ts';
+import { RETRY, sameEpochs, ShardedReads, type Look, type Retry } from './sharded-reads.ts';
 
 const homeApply = new LuaScript(HOME_APPLY);
 
@@ -70,8 +70,19 @@ export class ShardedRankingStore implements RankingStore {
     );
   }
 
+  /**
+   * Three round trips when the player stays on its shard: the home script beside a first look at
+   * every shard (a read needs only its epochs, and any time before the second look will do), then
+   * the write and its release beside the second look (the rank counts the other players above the
+   * new total, so it needs no order with the player's own entry; its own move would be seen and
+   * waited for).
+   */
   async applyWin(win: Win): Promise<Standing> {
     const home = homeShard(win.userId, this.#shards.length);
+    const bounds = (await this.#boundsOf(win.period)).join(',');
+    let early: Promise<Look[] | Retry> | undefined = this.#reads
+      .looks(win.period, '+inf', '')
+      .catch((): Retry => RETRY);
     const reply = (await homeApply
       .run(this.#shards[home]!, this.#keys.home(win.period), [
         this.#earliest,
@@ -80,18 +91,22 @@ export class ShardedRankingStore implements RankingStore {
         0,
         0,
         this.#context.leaseMs,
-        (await this.#boundsOf(win.period)).join(','),
+        bounds,
+        home,
         win.seq,
         win.userId,
         win.points,
       ])
       .catch(codedScoreRange)) as (string | null)[];
-    await place(this.#context, win.period, leased(home, reply.slice(1)));
     const encoded = Number(reply[0]);
-    const rank = await this.#reads.consistent(async () => {
-      const before = await this.#reads.looks(win.period, '+inf', '');
-      return before === RETRY ? RETRY : this.#reads.rankOf(win.period, encoded, win.userId, before);
-    });
+    const [, rank] = await Promise.all([
+      place(this.#context, win.period, leased(home, reply.slice(1))),
+      this.#reads.consistent(async () => {
+        const before = await (early ?? this.#reads.looks(win.period, '+inf', ''));
+        early = undefined;
+        return before === RETRY ? RETRY : this.#reads.rankOf(win.period, encoded, win.userId, before);
+      }),
+    ]);
     return { userId: win.userId, score: this.#reads.total(encoded), rank };
   }
 
@@ -107,7 +122,7 @@ export class ShardedRankingStore implements RankingStore {
         const chunk = list.slice(i, i + APPLY_CHUNK);
         const highest = chunk.reduce((max, w) => Math.max(max, w.seq), 0);
         const bounds = (await this.#boundsOf(period)).join(',');
-        const perHome = this.#shards.map((): (string | number)[] => [
+        const perHome = this.#shards.map((_, home): (string | number)[] => [
           this.#earliest,
           period,
           0,
@@ -115,6 +130,7 @@ export class ShardedRankingStore implements RankingStore {
           highest,
           this.#context.leaseMs,
           bounds,
+          home,
         ]);
         for (const w of chunk)
           perHome[homeShard(w.userId, this.#shards.length)]!.push(w.seq, w.userId, w.points);
