@@ -20,7 +20,8 @@ const servers = await startRedisServers(t, 3);
 const ports = servers.map((r) => r.options.port!);
 const PERIOD = '2026-11';
 const BOUNDS = [10, 5];
-const CHILD_LEASE_MS = 300;
+// Long enough that the test's own steps after the kill fit in it on a busy machine.
+const CHILD_LEASE_MS = 1_000;
 const fixture = fileURLToPath(new URL('../../fixtures/sharded-apply-win.ts', import.meta.url));
 
 /** Where a player's entry is: its score on each shard (null: not there). */
@@ -79,7 +80,7 @@ async function crash(
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   let seen = false;
-  for (let i = 0; i < 500 && !seen; i++) {
+  for (let i = 0; i < 2_000 && !seen; i++) {
     seen = await reached(prefix);
     if (!seen) await sleep(10);
   }
@@ -114,7 +115,7 @@ t.test('killed mid-move: a read waits for the move’s deadline, then finishes i
   t.same(await where(crashed.prefix, 'mover'), [21, null, 1], 'left on two shards, under a move record');
   const started = performance.now();
   t.same(await crashed.store.standing(PERIOD, 'mover'), { userId: 'mover', score: 21, rank: 1 });
-  t.ok(performance.now() - started < CHILD_LEASE_MS + 2_000, 'within the dead owner’s lease and a little');
+  t.ok(performance.now() - started < CHILD_LEASE_MS + 5_000, 'within the dead owner’s lease and a little');
   await whole(t, crashed, 'mover', 0);
 });
 
