@@ -15,8 +15,9 @@ export interface ShardedRankingConfig {
 /**
  * The ranking over the instances of LEADERBOARD_REDIS_SHARDS (comma-separated URLs, the first
  * the top shard): one connection each, owned by the store returned, and a timer moving the bounds
- * of the newest period to even shares. Every process may run it: leases keep two rebalances from
- * moving one player at once.
+ * of the newest period to even shares, which first finishes what a dead process left (moves past
+ * their deadline, lapsed leases: ShardedRankingStore.recover). Every process may run it: leases
+ * keep two rebalances from moving one player at once, their tokens keep a late one from writing.
  */
 export async function openShardedRanking(urls: string, config: ShardedRankingConfig): Promise<RankingStore> {
   const connections: Redis[] = [];

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@tessera/kit';
 import t from 'tap';
 import { openShardedRanking } from '../../../src/adapters/redis/open-sharded-ranking.ts';
+import { homeShard } from '../../../src/adapters/redis/shard-layout.ts';
 import { win } from '../../ports/ranking-store.suite.ts';
 import { startRedisServers } from './redis-servers.ts';
 
@@ -33,4 +34,31 @@ t.test('opens the shards from their URLs and rebalances the newest period on a t
   );
   await store.close();
   t.equal(await servers[0]!.ping(), 'PONG', 'the servers are not the store’s to stop');
+});
+
+t.test('the timer also rewrites an entry a dead lease holder left stale', async (t) => {
+  const urls = servers.map((r) => `redis://127.0.0.1:${r.options.port}`).join(',');
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+  const store = await openShardedRanking(urls, {
+    tieBreak: 'shared',
+    keyPrefix,
+    rebalanceMs: 50,
+    logger: createLogger({ level: 'silent', name: 'test' }),
+  });
+  t.teardown(() => store.close());
+  await store.applyBatch(Array.from({ length: 6 }, (_, i) => win(i + 1, `u${i}`, 10 * (i + 1))));
+  // What a process killed after taking u5's lease and before writing its entry leaves: a lease
+  // past its expiry on the home, and an entry older than the total.
+  const key = (part: string) => `${keyPrefix}{2026-11}:${part}`;
+  await servers[homeShard('u5', servers.length)]!.hset(key('lease'), 'u5', '1:1');
+  const holding = await Promise.all(servers.map((r) => r.zscore(key('rank'), 'u5')));
+  // Still in its shard's range and still first: nothing but the lapsed lease says it is stale.
+  await servers[holding.findIndex((s) => s !== null)]!.zadd(key('rank'), 55, 'u5');
+  let seen = await store.standing('2026-11', 'u5');
+  for (let i = 0; i < 200 && seen?.score !== 60; i++) {
+    await sleep(20);
+    seen = await store.standing('2026-11', 'u5');
+  }
+  t.same(seen, { userId: 'u5', score: 60, rank: 1 }, 'rewritten from the total');
+  t.same(await Promise.all(servers.map((r) => r.hlen(key('lease')))), [0, 0], 'the lease given back');
 });

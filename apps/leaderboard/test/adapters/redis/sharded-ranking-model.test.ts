@@ -1,8 +1,10 @@
 // Model-based: random workloads applied to the sharded ranking and to one Redis instance, whose
 // ranks, top-N and around-N must agree exactly — with players crossing many bounds, redeliveries,
-// wins applied concurrently, catch-ups by batch and rebalances in the middle of it all.
+// wins applied concurrently, catch-ups by batch and rebalances in the middle of it all, and a
+// process dying in the middle of its placements.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import t from 'tap';
 import { RedisRankingStore } from '../../../src/adapters/redis/redis-ranking-store.ts';
 import { ShardedRankingStore } from '../../../src/adapters/redis/sharded-ranking-store.ts';
@@ -10,6 +12,7 @@ import type { TieBreak } from '../../../src/core/standing.ts';
 import type { Win } from '../../../src/core/win.ts';
 import { win } from '../../ports/ranking-store.suite.ts';
 import { startRedisServers } from './redis-servers.ts';
+import { startTcpHook } from './tcp-hook.ts';
 
 t.setTimeout(600_000);
 
@@ -56,7 +59,7 @@ for (const { tieBreak, shards, seed } of cases) {
     const pick = () => players[Math.floor(random() * random() * players.length)]!;
     // Mostly small wins, now and then a big one that jumps several shards at once.
     const points = () => (random() < 0.05 ? 20 + Math.floor(random() * 80) : 1 + Math.floor(random() * 3));
-    const wins: Win[] = Array.from({ length: 2_400 }, (_, i) => win(i + 1, pick(), points(), PERIOD));
+    const wins: Win[] = Array.from({ length: 2_600 }, (_, i) => win(i + 1, pick(), points(), PERIOD));
     let checks = 0;
 
     const compare = async (label: string) => {
@@ -123,12 +126,34 @@ for (const { tieBreak, shards, seed } of cases) {
 
     // 4. The rest live again after a last rebalance: scores keep growing past the bounds.
     await other.rebalance(PERIOD);
-    for (const w of wins.slice(2_000)) {
+    for (const w of wins.slice(2_000, 2_400)) {
       const want = await single.applyWin(w);
       t.same(await sharded.applyWin(w), want, `answer for seq ${w.seq}`);
     }
-    await compare('the end');
-    t.equal(checks, 5);
+    await compare('live again');
+
+    // 5. A process dies in the middle of its placements: its connection to the last shard stops
+    //    (a hook the test holds) with wins under way — homes applied or not, moves half done,
+    //    leases taken — then it is cut off. The log redelivers its wins to the others; once its
+    //    leases lapsed, the rebalance timer's recovery leaves the ranking exact.
+    const hook = await startTcpHook(t, shards.at(-1)!.options.port!);
+    const viaHook = new Redis(hook.port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+    viaHook.on('error', () => undefined);
+    await viaHook.ping();
+    const doomed = new ShardedRankingStore([...shards.slice(0, -1), viaHook], { ...options, leaseMs: 300 });
+    const dying = wins.slice(2_400);
+    hook.hold();
+    const abandoned = dying.map((w) => doomed.applyWin(w).catch(() => undefined));
+    await sleep(200);
+    hook.cut();
+    viaHook.disconnect();
+    await Promise.all(abandoned);
+    for (const w of dying) await single.applyWin(w);
+    await Promise.all(dying.map((w, j) => (j % 2 === 0 ? sharded : other).applyWin(w)));
+    await sleep(350);
+    await other.recover(PERIOD);
+    await compare('after a process died mid-placement');
+    t.equal(checks, 6);
     await single.drop(PERIOD);
     await sharded.drop(PERIOD);
   });

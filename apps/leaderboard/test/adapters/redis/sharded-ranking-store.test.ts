@@ -102,3 +102,39 @@ t.test('an instance back empty: the replay and a repair give every player back, 
     t.equal(await store.players(PERIOD), players.length);
   }
 });
+
+t.test('a win is three script round trips, two when the player’s home is its range shard', async (t) => {
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+  const store = new ShardedRankingStore(servers, { tieBreak: 'shared', keyPrefix, initialBounds: [10, 5] });
+  await store.applyWin(win(1, 'warm', 1));
+  /** Scripts run on each instance while `run` runs. */
+  const scripts = async (run: () => Promise<unknown>) => {
+    const count = async () =>
+      Promise.all(
+        servers.map(async (r) => {
+          const info = await r.info('commandstats');
+          return [...info.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)].reduce(
+            (n, m) => n + Number(m[1]),
+            0,
+          );
+        }),
+      );
+    const before = await count();
+    await run();
+    // INFO itself is no script; each instance's count moves only by the store's calls.
+    return (await count()).map((n, i) => n - before[i]!);
+  };
+  // `g` (home 0) at 12 points is on shard 0: the home script writes the entry; two looks a shard.
+  t.same(await scripts(() => store.applyWin(win(2, 'g', 12))), [3, 2, 2]);
+  t.equal(await servers[0]!.hlen(`${keyPrefix}{2026-11}:lease`), 0, 'no lease taken');
+  // `a` (home 1) at 1 point is on shard 2: apply and release on 1, the put on 2.
+  t.same(await scripts(() => store.applyWin(win(3, 'a', 1))), [2, 4, 3]);
+  t.same(
+    (await store.top('2026-11', 0, 10)).map((s) => [s.userId, s.score, s.rank]),
+    [
+      ['g', 12, 1],
+      ['warm', 1, 2],
+      ['a', 1, 2],
+    ],
+  );
+});

@@ -1,0 +1,120 @@
+/**
+ * Lua scripts run on the range shards of the sharded ranking (see sharded-ranking-store.ts and
+ * docs/architecture.md, "Past one Redis"). Keys of a period share the hash tag `{<period>}`:
+ * - `rank`: the sorted set of the entries in this shard's range (and, for a moment, out of it);
+ * - `ctl`: a hash with `epoch`, bumped by every step of a move;
+ * - `moving`: the moves in flight into this shard, user → deadline (ms, this server's clock): an
+ *   entry that may also be on another shard. Past its deadline the move is taken over (a scrub);
+ * - `fence`: user → the highest lease token that wrote the user here. A write carrying a lower
+ *   token comes from a holder that stalled past its lease: it is refused (and changes nothing).
+ *
+ * The write scripts take KEYS rank, ctl, moving, fence and reply the users they refused.
+ */
+
+/** `fenced(user, token)`: true when a newer token already wrote `user` here (then the write is refused). */
+const FENCE = `
+local rank_key, ctl_key, moving_key, fence_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local refused = {}
+local function fenced(user, token)
+  if tonumber(redis.call('HGET', fence_key, user) or '0') > tonumber(token) then
+    refused[#refused + 1] = user
+    return true
+  end
+  redis.call('HSET', fence_key, user, token)
+  return false
+end
+`;
+
+/** ARGV: user, encoded, token per entry. Writes entries that stay on this shard. */
+export const RANGE_PUT = `${FENCE}
+for i = 1, #ARGV, 3 do
+  if not fenced(ARGV[i], ARGV[i + 2]) then redis.call('ZADD', rank_key, ARGV[i + 1], ARGV[i]) end
+end
+return refused
+`;
+
+/**
+ * ARGV: move ms, then user, encoded, token per entry. The first step of a move: the entry added
+ * here under a `moving` record (until now + move ms), which readers see and wait on.
+ */
+export const RANGE_MOVE_IN = `${FENCE}
+local now = redis.call('TIME')
+local deadline = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[1])
+for i = 2, #ARGV, 3 do
+  if not fenced(ARGV[i], ARGV[i + 2]) then
+    redis.call('ZADD', rank_key, ARGV[i + 1], ARGV[i])
+    redis.call('ZADD', moving_key, deadline, ARGV[i])
+  end
+end
+redis.call('HINCRBY', ctl_key, 'epoch', 1)
+return refused
+`;
+
+/**
+ * ARGV: user, token per entry. The second step: the entry removed from a shard it is leaving,
+ * with any move record of it here (a scrub takes over moves left unfinished).
+ */
+export const RANGE_MOVE_OUT = `${FENCE}
+for i = 1, #ARGV, 2 do
+  if not fenced(ARGV[i], ARGV[i + 1]) then
+    redis.call('ZREM', rank_key, ARGV[i])
+    redis.call('ZREM', moving_key, ARGV[i])
+  end
+end
+redis.call('HINCRBY', ctl_key, 'epoch', 1)
+return refused
+`;
+
+/**
+ * ARGV: user, token per entry. The last step: the move records cleared, each only if no newer
+ * token wrote the user here since (that writer's own move then owns the record).
+ */
+export const RANGE_MOVE_DONE = `${FENCE}
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', fence_key, ARGV[i]) == ARGV[i + 1] then redis.call('ZREM', moving_key, ARGV[i]) end
+end
+redis.call('HINCRBY', ctl_key, 'epoch', 1)
+return refused
+`;
+
+/** Move records past their deadline that a look reports (each is taken over, a few at a time). */
+export const LAPSED_MOVES_PER_LOOK = 16;
+
+/**
+ * KEYS: rank, ctl, moving. ARGV: above (exclusive encoded bound, or '+inf' for none), user ('' for
+ * none). Reply: epoch, moves in flight, count, count of entries above, user's encoded or false,
+ * first member, first encoded, last member, last encoded, then the users whose move is past its
+ * deadline. One atomic look at a range shard.
+ */
+export const RANGE_LOOK = `
+local epoch = redis.call('HGET', KEYS[2], 'epoch')
+local moving = redis.call('ZCARD', KEYS[3])
+local above = 0
+if ARGV[1] ~= '+inf' then above = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[1], '+inf') end
+local mine = false
+if ARGV[2] ~= '' then mine = redis.call('ZSCORE', KEYS[1], ARGV[2]) or false end
+local first = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local last = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local out = { epoch or '0', moving, redis.call('ZCARD', KEYS[1]), above, mine,
+  first[1] or '', first[2] or '', last[1] or '', last[2] or '' }
+if moving > 0 then
+  local now = redis.call('TIME')
+  local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  local lapsed = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. now_ms, 'LIMIT', 0, ${LAPSED_MOVES_PER_LOOK})
+  for _, user in ipairs(lapsed) do out[#out + 1] = user end
+end
+return out
+`;
+
+/**
+ * KEYS: rank. ARGV: encoded, user. Reply: {entries with a higher score, the user's position or
+ * false, the members with an equal score when the user is not here}. Where the user is, its
+ * position counts what ranks above it; elsewhere the caller compares the tied members bytewise
+ * (Lua compares strings by locale): ties straddle shards only while a player is out of its range.
+ */
+export const RANGE_AHEAD = `
+local above = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[1], '+inf')
+local position = redis.call('ZREVRANK', KEYS[1], ARGV[2])
+if position then return { above, position, {} } end
+return { above, false, redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1]) }
+`;

@@ -1,0 +1,183 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Period } from '../../core/period.ts';
+import type { Standing } from '../../core/standing.ts';
+import { LuaScript } from './lua-script.ts';
+import { SEQ_SPAN } from './score-encoding.ts';
+import { RANGE_AHEAD, RANGE_LOOK } from './shard-range-scripts.ts';
+import { inShardOrder, mergeDescending, ranksAbove, type Entry, type ShardExtent } from './shard-layout.ts';
+import type { ShardedContext } from './sharded-context.ts';
+
+const rangeLook = new LuaScript(RANGE_LOOK);
+const rangeAhead = new LuaScript(RANGE_AHEAD);
+
+/** How long past a lease a read keeps waiting on moves (a stuck one is taken over at its deadline). */
+const READ_GRACE_MS = 2_000;
+
+/** One atomic look at a range shard (RANGE_LOOK). */
+export interface Look extends ShardExtent {
+  readonly epoch: string;
+  readonly moving: number;
+  readonly above: number;
+  readonly mine: number | undefined;
+}
+
+/** A read attempt that saw a move in flight or a shard change under it. */
+export const RETRY = Symbol('retry');
+export type Retry = typeof RETRY;
+
+/**
+ * The read side of the sharded ranking: looks at every shard, retried until no move was in
+ * flight and no shard changed between the first and last look (docs/architecture.md, "Past one
+ * Redis", gives the argument). A move past its deadline is handed to `takeOver` (which scrubs the
+ * player under a new lease), so a move left by a dead process delays reads, never fails them.
+ */
+export class ShardedReads {
+  readonly #context: ShardedContext;
+  readonly #earliest: boolean;
+  readonly #takeOver: (period: Period, users: readonly string[]) => Promise<void>;
+
+  constructor(
+    context: ShardedContext,
+    earliest: boolean,
+    takeOver: (period: Period, users: readonly string[]) => Promise<void>,
+  ) {
+    this.#context = context;
+    this.#earliest = earliest;
+    this.#takeOver = takeOver;
+  }
+
+  /** Looks at every shard; RETRY when a move is in flight on any (taking over those past their deadline). */
+  async looks(period: Period, above: string, userId: string): Promise<Look[] | Retry> {
+    const keys = this.#context.keys.look(period);
+    const replies = await Promise.all(
+      this.#context.shards.map((r) => rangeLook.run(r, keys, [above, userId])),
+    );
+    const looks = replies.map((reply) => toLook(reply as (string | number | null)[]));
+    const lapsed = replies.flatMap((reply) => (reply as string[]).slice(9));
+    if (lapsed.length > 0) await this.#takeOver(period, [...new Set(lapsed)]);
+    return looks.some((look) => look.moving !== 0) ? RETRY : looks;
+  }
+
+  /**
+   * The rank of an entry with `encoded` (1 + the entries above it on every shard, the user's own
+   * excluded) checked against an earlier look: RETRY if a shard changed since.
+   */
+  async rankOf(
+    period: Period,
+    encoded: number,
+    userId: string,
+    before?: readonly Look[],
+  ): Promise<number | Retry> {
+    const looks = await this.looks(period, String(encoded), userId);
+    if (looks === RETRY || (before !== undefined && !sameEpochs(before, looks))) return RETRY;
+    const self = looks.filter((look) => look.mine !== undefined && look.mine > encoded).length;
+    return 1 + looks.reduce((sum, look) => sum + look.above, 0) - self;
+  }
+
+  /** The 0-based position of (encoded, user) in the whole ranking. */
+  async position(period: Period, encoded: number, userId: string): Promise<number> {
+    const rank = this.#context.keys.of(period, 'rank');
+    const replies = await Promise.all(
+      this.#context.shards.map((r) => rangeAhead.run(r, [rank], [String(encoded), userId])),
+    );
+    let position = 0;
+    for (const reply of replies as [number, number | null, string[]][]) {
+      if (reply[1] !== null) position += reply[1];
+      else {
+        position += reply[0];
+        for (const member of reply[2])
+          if (ranksAbove({ member, encoded }, { member: userId, encoded })) position++;
+      }
+    }
+    return position;
+  }
+
+  /** Entries at positions [offset, offset + limit) of the whole ranking. */
+  async page(period: Period, looks: readonly Look[], offset: number, limit: number): Promise<Entry[]> {
+    const rank = this.#context.keys.of(period, 'rank');
+    const shards = this.#context.shards;
+    if (!inShardOrder(looks)) {
+      // Out of range entries (a rebalance under way): merge every shard's head.
+      const heads = await Promise.all(
+        shards.map(async (r) => entries(await r.zrevrange(rank, 0, offset + limit - 1, 'WITHSCORES'))),
+      );
+      return mergeDescending(heads).slice(offset, offset + limit);
+    }
+    const reads: Promise<Entry[]>[] = [];
+    let start = 0;
+    for (let shard = 0; shard < looks.length; shard++) {
+      const count = looks[shard]!.count;
+      const from = Math.max(offset, start);
+      const to = Math.min(offset + limit, start + count);
+      if (from < to) {
+        reads.push(shards[shard]!.zrevrange(rank, from - start, to - start - 1, 'WITHSCORES').then(entries));
+      }
+      start += count;
+    }
+    return (await Promise.all(reads)).flat();
+  }
+
+  /** Standings of a page starting at `offset`, checked against the look it was read after. */
+  async ranked(
+    period: Period,
+    looks: readonly Look[],
+    offset: number,
+    page: readonly Entry[],
+  ): Promise<Standing[] | Retry> {
+    const first = page[0];
+    const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '');
+    if (check === RETRY || !sameEpochs(looks, check)) return RETRY;
+    // Shared ranks: 1 + the entries with a higher score, whichever shard they are on.
+    let previous: Entry | undefined;
+    let rank = 1 + check.reduce((sum, look) => sum + look.above, 0);
+    return page.map((entry, i) => {
+      if (this.#earliest) rank = offset + i + 1;
+      else if (previous !== undefined && entry.encoded !== previous.encoded) rank = offset + i + 1;
+      previous = entry;
+      return { userId: entry.member, score: this.total(entry.encoded), rank };
+    });
+  }
+
+  /**
+   * Runs a read until it saw no move in flight and no shard changed under it. A move lasts at
+   * most a lease before it is taken over, so waiting a lease and a little more always ends.
+   */
+  async consistent<T>(attempt: () => Promise<T | Retry>): Promise<T> {
+    const until = performance.now() + this.#context.leaseMs + READ_GRACE_MS;
+    for (let i = 0; ; i++) {
+      const result = await attempt();
+      if (result !== RETRY) return result;
+      if (performance.now() > until) break;
+      await sleep(Math.min(i, 20));
+    }
+    throw new Error('the sharded ranking kept moving under a read for longer than a lease');
+  }
+
+  total(encoded: number): number {
+    return this.#earliest ? Math.floor(encoded / SEQ_SPAN) : encoded;
+  }
+}
+
+function toLook(reply: readonly (string | number | null)[]): Look {
+  const entry = (member: unknown, encoded: unknown): Entry | undefined =>
+    member === '' ? undefined : { member: String(member), encoded: Number(encoded) };
+  return {
+    epoch: String(reply[0]),
+    moving: Number(reply[1]),
+    count: Number(reply[2]),
+    above: Number(reply[3]),
+    mine: reply[4] === null ? undefined : Number(reply[4]),
+    first: entry(reply[5], reply[6]),
+    last: entry(reply[7], reply[8]),
+  };
+}
+
+export function sameEpochs(a: readonly Look[], b: readonly Look[]): boolean {
+  return a.every((look, i) => look.epoch === b[i]!.epoch);
+}
+
+function entries(flat: readonly string[]): Entry[] {
+  const out: Entry[] = [];
+  for (let i = 0; i < flat.length; i += 2) out.push({ member: flat[i]!, encoded: Number(flat[i + 1]) });
+  return out;
+}
