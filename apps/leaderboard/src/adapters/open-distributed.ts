@@ -12,6 +12,7 @@ import { migrateLeaderboard } from './cassandra/schema.ts';
 import { distributedServers, type DistributedSettings } from './distributed-settings.ts';
 import { guardOutages } from './outage-guard.ts';
 import { isCassandraOutage, isNatsOutage, isRedisOutage } from './outages.ts';
+import { NatsConnectionWatch } from './nats/connection-watch.ts';
 import { openJetStreamWinLog } from './nats/jetstream-win-log.ts';
 import { RedisProfileCache } from './redis/redis-profile-cache.ts';
 import { RedisRankingStore } from './redis/redis-ranking-store.ts';
@@ -54,6 +55,10 @@ export async function openDistributedAdapters(
       maxReconnectAttempts: -1,
     });
     closers.push(() => nc.drain());
+    const health = new DependencyHealth();
+    const connection = new NatsConnectionWatch(nc.status(), {
+      onChange: (down) => (down === undefined ? health.up('nats') : health.down('nats', down)),
+    });
 
     const redis = new Redis(servers.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
@@ -78,11 +83,12 @@ export async function openDistributedAdapters(
       replicas: config.LEADERBOARD_STREAM_REPLICAS,
       duplicateWindowMs: config.LEADERBOARD_DEDUP_WINDOW_MS,
       matchIdTtlMs: config.LEADERBOARD_MATCH_ID_TTL_DAYS * DAY_MS,
+      connection,
     });
     closers.push(() => jetStreamWinLog.close());
 
-    const health = new DependencyHealth();
-    // While NATS reconnects, an append fails as a coded 503 the client retries (same match_id).
+    // While NATS reconnects, an append fails at once as a coded 503 the client retries (same
+    // match_id), instead of waiting in the client for the connection to come back.
     const winLog = guardOutages(jetStreamWinLog, {
       dependency: 'nats',
       health,
@@ -138,7 +144,8 @@ export async function openDistributedAdapters(
         // Recovery shows without traffic: what was down is asked again (a failed probe only
         // refreshes why).
         if (health.isDown('cassandra')) await archive.isArchived(PROBE_PERIOD).catch(() => false);
-        if (health.isDown('nats')) await winLog.periods().catch(() => []);
+        // (Not while the client reconnects: the probe would wait in it; the watch says when it is back.)
+        if (health.isDown('nats') && connection.down() === undefined) await winLog.periods().catch(() => []);
         if (health.isDown('redis')) await rankings.periods().catch(() => []);
         return health.describe();
       },

@@ -33,6 +33,8 @@ const NATS_OUTAGES = new Set([
   'RequestError',
   'NoResponders',
   'JetStreamNotEnabled',
+  // Ours: an append refused at once while the client reconnects (nats/connection-watch.ts).
+  'NatsDisconnectedError',
 ]);
 
 /** NATS cannot be reached now: the error, or one of its causes, is a connection or timeout error. */

@@ -16,6 +16,7 @@ import { NO_TRACE, type TraceScope } from '@tessera/kit';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
+import { NatsDisconnectedError, type ConnectionState } from './connection-watch.ts';
 import { MatchClaims, type MatchClaim } from './match-claims.ts';
 import { decodeWin, encodeWin } from './win-event.ts';
 
@@ -38,6 +39,8 @@ export interface JetStreamWinLogOptions {
   /** How long a match id is remembered (0: for ever). */
   readonly matchIdTtlMs: number;
   readonly now?: () => number;
+  /** The connection's state: while it is down an append is refused at once instead of held. */
+  readonly connection?: ConnectionState;
 }
 
 /**
@@ -75,6 +78,9 @@ export class JetStreamWinLog implements WinLog {
   }
 
   async append(win: NewWin, trace: TraceScope = NO_TRACE): Promise<AppendResult> {
+    // Before anything is claimed: a refused append leaves nothing behind that a retry must settle.
+    const down = this.#options.connection?.down();
+    if (down !== undefined) throw new NatsDisconnectedError(`NATS: ${down}`);
     const matchId = win.matchId;
     if (matchId === undefined) {
       const ack = await this.#publish(win, trace);

@@ -46,6 +46,26 @@ async function open(t: Test, duplicateWindowMs?: number) {
   return { log, options, claims };
 }
 
+t.test('while the connection is down, an append is refused at once and claims nothing', async (t) => {
+  const options = await namespace(t);
+  let down: string | undefined = 'disconnected from the test; reconnecting';
+  const log = await openJetStreamWinLog(nc, { ...options, connection: { down: () => down } });
+  t.teardown(() => log.close());
+  const claims = new MatchClaims(await new Kvm(nc).open(options.matchBucket));
+
+  await t.rejects(log.append(newWin('alice', 2, 'm-down')), {
+    name: 'NatsDisconnectedError',
+    message: /NATS: disconnected from the test/,
+  });
+  t.equal(await claims.get('m-down'), undefined, 'no claim left for a retry to settle');
+  t.equal(await log.lastSeq(newWin('alice', 2).period), 0, 'nothing published');
+
+  down = undefined;
+  const retry = await log.append(newWin('alice', 2, 'm-down'));
+  t.equal(retry.duplicate, false, 'the retry is the first write');
+  t.equal(retry.win.seq, 1);
+});
+
 t.test('the WinLog port suite, on JetStream', async (t) => {
   winLogSuite(t, async (t) => (await open(t)).log);
 });
