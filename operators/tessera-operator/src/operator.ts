@@ -31,6 +31,7 @@ export interface OperatorOptions {
   readonly renewMs?: number;
   readonly retryMs?: number;
   readonly players?: LeaderboardPorts['players'];
+  readonly stores?: LeaderboardPorts['stores'];
   /** Called when this instance must not go on (leadership lost): main exits, a fresh start campaigns again. */
   readonly onFatal?: () => void;
   /** prom-client's process metrics (off in tests that run several operators in one process). */
@@ -82,6 +83,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
         logger,
         resyncMs: options.resyncMs ?? 60_000,
         players: options.players,
+        stores: options.stores,
       });
       // Not ready until every informer has listed (without the CRDs they retry, with warnings).
       await controller.synced;

@@ -1,6 +1,7 @@
 /** The Leaderboard's ports on client-node: the API server for writes, informer caches for reads. */
 import {
   BatchV1Api,
+  CoreV1Api,
   CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
@@ -68,6 +69,20 @@ export function jobsApi(config: KubeConfig, cache: RunningInformer<V1Job>): Lead
 
 export function deploymentsApi(cache: RunningInformer<V1Deployment>): LeaderboardPorts['deployments'] {
   return { get: (namespace, name) => cache.get(name, namespace) };
+}
+
+/** The board's pods (api replicas, archive Jobs' pods), counted through the API. */
+export function podsApi(config: KubeConfig): LeaderboardPorts['pods'] {
+  const core = config.makeApiClient(CoreV1Api);
+  return {
+    async count(namespace, board) {
+      const list = await core.listNamespacedPod({
+        namespace,
+        labelSelector: `${LEADERBOARD_LABEL}=${board}`,
+      });
+      return list.items.length;
+    },
+  };
 }
 
 /** The `leaderboard_players` gauge from the api Service's /metrics (in-cluster DNS). */

@@ -19,10 +19,11 @@ import type { EventRecorder } from '../runtime/events.ts';
 import { startInformer, type RunningInformer } from '../runtime/informer.ts';
 import type { OperatorMetrics } from '../runtime/metrics.ts';
 import { WorkQueue } from '../runtime/work-queue.ts';
-import { boardsApi, deploymentsApi, jobsApi, LEADERBOARDS, playersFromMetrics } from './api.ts';
+import { boardsApi, deploymentsApi, jobsApi, LEADERBOARDS, playersFromMetrics, podsApi } from './api.ts';
 import { LEADERBOARD_LABEL, MANAGED_SELECTOR } from './children.ts';
 import type { LeaderboardPorts } from './ports.ts';
 import { reconcileLeaderboard } from './reconcile.ts';
+import { boardStores } from './stores.ts';
 import type { Leaderboard } from './types.ts';
 
 export interface LeaderboardControllerOptions {
@@ -37,6 +38,8 @@ export interface LeaderboardControllerOptions {
   readonly resyncMs: number;
   readonly workers?: number;
   readonly players?: LeaderboardPorts['players'];
+  /** The board's data on its servers (tests may give their own). */
+  readonly stores?: LeaderboardPorts['stores'];
 }
 
 export interface RunningController {
@@ -132,6 +135,8 @@ export function startLeaderboardController(options: LeaderboardControllerOptions
     boards: boardsApi(config),
     jobs: jobsApi(config, jobs),
     deployments: deploymentsApi(deployments),
+    pods: podsApi(config),
+    stores: options.stores ?? boardStores(config),
     events: options.events,
     players: options.players ?? playersFromMetrics(),
     logger,

@@ -27,6 +27,17 @@ export interface LeaderboardPorts {
   readonly deployments: {
     get(namespace: string, name: string): V1Deployment | undefined;
   };
+  readonly pods: {
+    /** How many pods of the board exist (running or stopping). */
+    count(namespace: string, board: string): Promise<number>;
+  };
+  /** What the board keeps on its backing servers (stores.ts). */
+  readonly stores: {
+    /** Creates the win log's stream and match bucket when missing; false for a board without NATS. */
+    ensureWinLog(board: Leaderboard): Promise<boolean>;
+    /** Deletes the stream and bucket, the Redis keys under the board's prefix and its keyspace. */
+    deleteData(board: Leaderboard): Promise<void>;
+  };
   readonly events: EventRecorder;
   /** Players in the live rankings, read from the api's /metrics; undefined when it cannot be asked. */
   readonly players: (board: Leaderboard) => Promise<number | undefined>;

@@ -16,17 +16,23 @@ import {
   names,
   PERIOD_LABEL,
 } from './children.ts';
-import { conditions } from './conditions.ts';
+import { conditions, STORES_READY } from './conditions.ts';
 import { withDefaults, type ResolvedLeaderboardSpec } from './defaults.ts';
 import { comparePeriodIds, finishedPeriods, isTimeZone, periodEnd, periodId } from './period.ts';
 import type { LeaderboardPorts } from './ports.ts';
 import type { Leaderboard, LeaderboardStatus } from './types.ts';
 
 export const FINALIZER = 'tessera.dev/leaderboard-cleanup';
+/** On a board, `"true"` keeps its data on the servers when it is deleted (the stream, keys, keyspace). */
+export const KEEP_DATA_ANNOTATION = 'tessera.dev/keep-data';
 /** How soon a pass that lost a write conflict runs again. */
 const CONFLICT_RETRY_MS = 100;
 /** How often a running archive Job is looked at even without a watch event. */
 const ARCHIVE_POLL_MS = 30_000;
+/** How soon a store that could not be reached is tried again. */
+const STORE_RETRY_MS = 15_000;
+/** How often a deleted board looks whether its pods are gone. */
+const PODS_POLL_MS = 2_000;
 
 export interface ReconcileResult {
   readonly requeueAfterMs?: number;
@@ -73,9 +79,14 @@ function jobFinished(job: V1Job): { ok: boolean; why: string } | undefined {
 
 const periodOfJob = (job: V1Job) => job.metadata?.labels?.[PERIOD_LABEL] ?? '';
 
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
+
 // The steps, in order.
 
-/** Deleting: remove what the board made, then the finalizer, so the object can go. */
+/**
+ * Deleting: remove what the board made (its children; then, once its pods are gone, its data on
+ * the servers unless the board is annotated to keep it), then the finalizer, so the object can go.
+ */
 const finalize: Step = async (ports, state) => {
   const { board } = state;
   if (board.metadata.deletionTimestamp === undefined) return undefined;
@@ -105,6 +116,20 @@ const finalize: Step = async (ports, state) => {
     kind: 'Deployment',
     metadata: { name: names.api(name), namespace },
   });
+  if (board.metadata.annotations?.[KEEP_DATA_ANNOTATION] !== 'true') {
+    // Only once no pod of the board is left: one still stopping could write its keys again.
+    if ((await ports.pods.count(namespace, name)) > 0) return { requeueAfterMs: PODS_POLL_MS };
+    try {
+      await ports.stores.deleteData(board);
+    } catch (error) {
+      // The finalizer stays: the data is not left behind silently. The annotation lets it go.
+      const value = conditions.dataNotDeleted(reasonOf(error));
+      set(ports, state, value);
+      await event(ports, state, 'Warning', value.reason, value.message);
+      await writeStatus(ports, state);
+      return { requeueAfterMs: STORE_RETRY_MS };
+    }
+  }
   await ports.boards.setFinalizers(
     board,
     (board.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
@@ -132,6 +157,25 @@ const checkSpec: Step = async (ports, state) => {
   await event(ports, state, 'Warning', value.reason, value.message);
   await writeStatus(ports, state);
   return DONE; // nothing is made from a spec that is wrong; an edit brings the board back
+};
+
+/**
+ * The win log's stream and match bucket on the board's NATS, made before any api pod starts (the
+ * api makes them too when missing, with the same settings). A NATS that cannot be reached is a
+ * condition and an Event, and a later pass tries again; the rest of the board is reconciled
+ * anyway (its pods wait for NATS on their own).
+ */
+const ensureWinLog: Step = async (ports, state) => {
+  try {
+    if (await ports.stores.ensureWinLog(state.board)) set(ports, state, conditions.storesReady());
+  } catch (error) {
+    const value = conditions.storesUnavailable(reasonOf(error));
+    const before = state.status.conditions?.find((c) => c.type === STORES_READY);
+    set(ports, state, value);
+    if (before?.reason !== value.reason) await event(ports, state, 'Warning', value.reason, value.message);
+    requeue(state, STORE_RETRY_MS);
+  }
+  return undefined;
 };
 
 /** The api Deployment: `tessera run leaderboard api`, settings from the spec, URLs from Secrets. */
@@ -280,6 +324,7 @@ export const STEPS: readonly [string, Step][] = [
   ['finalize', finalize],
   ['addFinalizer', addFinalizer],
   ['checkSpec', checkSpec],
+  ['ensureWinLog', ensureWinLog],
   ['applyApi', applyApi],
   ['applyService', applyService],
   ['applyDisruptionBudget', applyDisruptionBudget],

@@ -1,16 +1,11 @@
 import {
   DeliverPolicy,
-  JetStreamApiCodes,
-  JetStreamApiError,
   jetstream,
   jetstreamManager,
-  StorageType,
   type JetStreamClient,
   type JetStreamManager,
   type PubAck,
-  type StreamInfo,
 } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
 import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { NO_TRACE, type TraceScope } from '@tessera/kit';
 import type { Period } from '../../core/period.ts';
@@ -19,6 +14,7 @@ import type { AppendResult, WinLog } from '../../ports.ts';
 import { NatsDisconnectedError, type ConnectionState } from './connection-watch.ts';
 import { MatchClaims, type MatchClaim } from './match-claims.ts';
 import { decodeWin, encodeWin } from './win-event.ts';
+import { ensureWinLogStream, type WinLogStreamOptions } from './win-log-stream.ts';
 
 const READ_BATCH = 10_000;
 const FETCH_EXPIRES_MS = 5_000;
@@ -26,18 +22,7 @@ const FETCH_EXPIRES_MS = 5_000;
 const CLOCK_SKEW_MS = 2_000;
 const MSG_ID = 'Nats-Msg-Id';
 
-export interface JetStreamWinLogOptions {
-  /** Stream name (LB_WINS; tests use their own). */
-  readonly stream: string;
-  /** Subjects are `<subjectPrefix>.<period>` (lb.wins; tests use their own). */
-  readonly subjectPrefix: string;
-  /** KV bucket of match id claims (the idempotency record beyond the window). */
-  readonly matchBucket: string;
-  readonly replicas: number;
-  /** JetStream's de-duplication window (a retry inside it is dropped by the server). */
-  readonly duplicateWindowMs: number;
-  /** How long a match id is remembered (0: for ever). */
-  readonly matchIdTtlMs: number;
+export interface JetStreamWinLogOptions extends WinLogStreamOptions {
   readonly now?: () => number;
   /** The connection's state: while it is down an append is refused at once instead of held. */
   readonly connection?: ConnectionState;
@@ -242,43 +227,15 @@ export class JetStreamWinLog implements WinLog {
   }
 }
 
-/**
- * Creates the stream and the match bucket when missing. An existing stream is kept as it is, and
- * its own de-duplication window is the one the log reasons with (see the class comment): a window
- * set when the stream was created may differ from today's setting.
- */
+/** Opens the log, creating its stream and match bucket when missing (win-log-stream.ts). */
 export async function openJetStreamWinLog(
   nc: NatsConnection,
   options: JetStreamWinLogOptions,
 ): Promise<JetStreamWinLog> {
-  const jsm = await jetstreamManager(nc);
-  const js = jetstream(nc);
-  let info: StreamInfo;
-  try {
-    info = await jsm.streams.info(options.stream);
-  } catch (error) {
-    if (!(error instanceof JetStreamApiError) || error.code !== JetStreamApiCodes.StreamNotFound) throw error;
-    info = await jsm.streams.add({
-      name: options.stream,
-      subjects: [`${options.subjectPrefix}.*`],
-      storage: StorageType.File,
-      num_replicas: options.replicas,
-      duplicate_window: options.duplicateWindowMs * 1_000_000, // nanoseconds
-      allow_direct: true,
-    });
-  }
-  const subjects = info.config.subjects ?? [];
-  if (!subjects.includes(`${options.subjectPrefix}.*`) && !subjects.includes(`${options.subjectPrefix}.>`)) {
-    throw new Error(
-      `stream ${options.stream} holds ${JSON.stringify(subjects)}, not ${options.subjectPrefix}.*: another stream name or subject prefix is needed`,
-    );
-  }
-  const kv = await new Kvm(js).create(options.matchBucket, {
-    replicas: options.replicas,
-    storage: StorageType.File,
-    history: 1,
-    ...(options.matchIdTtlMs > 0 ? { ttl: options.matchIdTtlMs } : {}),
-  });
+  const { info, kv } = await ensureWinLogStream(nc, options);
   const duplicateWindowMs = Math.floor((info.config.duplicate_window ?? 0) / 1_000_000);
-  return new JetStreamWinLog(js, jsm, new MatchClaims(kv), { ...options, duplicateWindowMs });
+  return new JetStreamWinLog(jetstream(nc), await jetstreamManager(nc), new MatchClaims(kv), {
+    ...options,
+    duplicateWindowMs,
+  });
 }
