@@ -2,10 +2,10 @@
  * The exchange's WebSocket (docs/exchange-websocket.md) as a fastify plugin: market data per
  * symbol for anyone, the account's own order and execution events for a `trade` token. The token
  * comes in the Authorization header or, from browsers, as a `bearer.<jwt>` subprotocol next to
- * `tessera.v1` (never in the URL, which logs keep). A bad token refuses the upgrade (401/403).
+ * `tessera.v1` (never in the URL, which logs keep). A bad token refuses the upgrade (401/403), and
+ * counts against the address like any failed authentication (the kit's auth hook).
  */
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
-import { bearerToken, kitErrors, repeatsAuthorization, type Principal } from '@tessera/kit';
+import type { FastifyPluginCallback } from 'fastify';
 import { parseFeedRequest } from '../core/feed-requests.ts';
 import type { ExchangeService } from '../service.ts';
 import type { FeedHub } from './feed-hub.ts';
@@ -17,39 +17,7 @@ export interface FeedRouteOptions {
 }
 
 export const FEED_PATH = '/v1/exchange/ws';
-const TOKEN_PROTOCOL = 'bearer.';
 const SCOPE = 'trade';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The feed's caller, when it presented a token. */
-    feedPrincipal?: Principal;
-  }
-}
-
-/**
- * The bearer token of the upgrade request: header first, then the subprotocol. An Authorization
- * header that is repeated or not a bearer token is refused, as the kit's auth hook refuses it,
- * rather than read as "no token": the client would take market data for its account's feed.
- */
-function tokenOf(request: FastifyRequest): string | undefined {
-  if (repeatsAuthorization(request.raw.rawHeaders)) {
-    throw kitErrors.KIT_MALFORMED_REQUEST('the request has more than one Authorization header');
-  }
-  const { authorization } = request.headers;
-  if (authorization !== undefined) {
-    const token = bearerToken(authorization);
-    if (token === undefined)
-      throw kitErrors.KIT_UNAUTHORIZED('the Authorization header is not a bearer token');
-    return token;
-  }
-  const protocols = request.headers['sec-websocket-protocol'] ?? '';
-  for (const p of protocols.split(',')) {
-    const name = p.trim();
-    if (name.startsWith(TOKEN_PROTOCOL)) return name.slice(TOKEN_PROTOCOL.length);
-  }
-  return undefined;
-}
 
 export const feedRoute: FastifyPluginCallback<FeedRouteOptions> = (app, { service, hub }, done) => {
   // @fastify/websocket is the kit's (registered once per app): it answers with `tessera.v1` when
@@ -66,19 +34,12 @@ export const feedRoute: FastifyPluginCallback<FeedRouteOptions> = (app, { servic
     {
       websocket: true,
       schema: { hide: true },
-      onRequest: async (request) => {
-        const token = tokenOf(request);
-        if (token === undefined) return;
-        const principal = await app.authenticator.verify(token);
-        if (!principal.scopes.has(SCOPE))
-          throw kitErrors.KIT_FORBIDDEN(`account events need the "${SCOPE}" scope`, {
-            required_scope: SCOPE,
-          });
-        request.feedPrincipal = principal;
-      },
+      // The kit's bearer check, optional: no token is market data only; a token is checked (and a
+      // bad one counted against the address, as on every route) and must carry `trade`.
+      config: { auth: { scope: SCOPE, webSocket: true, optional: true } },
     },
     (socket, request) => {
-      const account = request.feedPrincipal?.sub;
+      const account = request.principal?.sub;
       const subscriber = hub.add(socket, account);
       socket.on('close', () => hub.remove(subscriber));
       socket.on('message', (data: Buffer, isBinary: boolean) => {

@@ -29,6 +29,8 @@ export interface ExchangeAppOptions {
   readonly limits?: ExchangeRules['limits'];
   /** Listen on a free loopback port (a real socket) instead of `ready()` for inject. */
   readonly listen?: boolean;
+  /** The kit's failed-authentication budget per address and minute (its default otherwise). */
+  readonly authFailureLimitPerMinute?: number;
 }
 
 export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise<ExchangeApp> {
@@ -38,6 +40,9 @@ export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise
     version: '0.0.0',
     logger: createLogger({ level: 'silent', name: 'test' }),
     authenticator: createAuthenticator({ secret: SECRET }),
+    ...(options.authFailureLimitPerMinute === undefined
+      ? {}
+      : { authFailureLimitPerMinute: options.authFailureLimitPerMinute }),
   });
   let now = T0;
   const service = ExchangeService.open({

@@ -7,9 +7,10 @@ import { exchangeApp } from './exchange-app.ts';
 
 type Message = Record<string, unknown> & { type: string };
 
-async function start(t: Test, maxBuffered = 1 << 20) {
+async function start(t: Test, maxBuffered = 1 << 20, authFailureLimitPerMinute?: number) {
   let hub: FeedHub | undefined;
   const { app, service, token } = await exchangeApp(t, {
+    ...(authFailureLimitPerMinute === undefined ? {} : { authFailureLimitPerMinute }),
     limits: { dailyCap: 10_000_000, maxQuantity: 10_000, maxNotional: 1e12 },
     listen: true,
     register: (app, service) => {
@@ -141,20 +142,7 @@ t.test('crossing orders: both accounts get their events, a subscriber sees L2 an
 
 t.test('a bad or scope-less token refuses the upgrade; no token is market data only', async (t) => {
   const { url, token } = await start(t);
-  const statusOf = (headers: Record<string, string>) =>
-    new Promise<number>((resolve) => {
-      const ws = new WebSocket(url, { headers });
-      ws.on('error', () => {});
-      ws.on('unexpected-response', (req, res) => {
-        resolve(res.statusCode ?? 0);
-        res.resume();
-        req.destroy();
-      });
-      ws.on('open', () => {
-        resolve(101);
-        ws.close();
-      });
-    });
+  const statusOf = (headers: Record<string, string>) => upgradeStatus(url, headers);
   t.equal(await statusOf({ authorization: 'Bearer not-a-jwt' }), 401);
   t.equal(await statusOf({ authorization: `Bearer ${await token('eve', 'mail')}` }), 403);
   t.equal(await statusOf({}), 101);
@@ -164,6 +152,36 @@ t.test('a bad or scope-less token refuses the upgrade; no token is market data o
   t.match(twice, /^HTTP\/1\.1 400 /, 'two Authorization headers are refused, not "first one wins"');
   t.match(await rawUpgrade(url, [`Authorization: Bearer ${reader}`]), /^HTTP\/1\.1 101 /);
 });
+
+t.test('bad tokens on the feed count against the address like any failed authentication', async (t) => {
+  const { url } = await start(t, 1 << 20, 2);
+  const statusOf = (headers: Record<string, string>) => upgradeStatus(url, headers);
+  t.equal(await statusOf({ authorization: 'Bearer guess-1' }), 401);
+  t.equal(await statusOf({ authorization: 'Bearer guess-2' }), 401);
+  t.equal(
+    await statusOf({ authorization: 'Bearer guess-3' }),
+    429,
+    'out of budget: refused before the check',
+  );
+  t.equal(await statusOf({}), 101, 'market data without a token is still served');
+});
+
+/** The status a WebSocket upgrade with these headers gets (101 when it opens). */
+function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('error', () => {});
+    ws.on('unexpected-response', (req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+      req.destroy();
+    });
+    ws.on('open', () => {
+      resolve(101);
+      ws.close();
+    });
+  });
+}
 
 /** The status line and headers of an upgrade sent as written (ws sends one header per name). */
 function rawUpgrade(url: string, extra: readonly string[]): Promise<string> {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../auth.ts';
 import { ProblemError, kitErrors } from '../errors.ts';
 import type { AuthFailureLimit } from './auth-failures.ts';
-import { bearerToken, repeatsAuthorization } from './fast-routes.ts';
+import { bearerToken, repeatsAuthorization } from './bearer.ts';
 
 // RFC 6750 §3: a 401 tells the client which scheme to use.
 const challenge = { 'WWW-Authenticate': 'Bearer' };
@@ -65,6 +65,9 @@ export function installAuthHook(
         ? socketToken(request)
         : undefined);
     if (token === undefined) {
+      // Anonymous only when nothing at all was presented: a header that is not a bearer token is
+      // refused, not read as "no token" (the caller would get less than it asked for, silently).
+      if (auth.optional === true && request.headers.authorization === undefined) return done();
       return reject(
         kitErrors.KIT_UNAUTHORIZED('missing bearer token in the Authorization header', undefined, challenge),
       );

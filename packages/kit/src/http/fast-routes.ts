@@ -14,6 +14,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator, Principal } from '../auth.ts';
+import { bearerToken, repeatsAuthorization } from './bearer.ts';
 
 export interface FastAnswer {
   /** The route pattern, for the request-duration metric (`/v1/scores/:user_id`). */
@@ -77,29 +78,3 @@ export class FastRoutes {
     return false;
   }
 }
-
-const bearer = /^Bearer +(\S+) *$/i;
-
-/** The token of `Authorization: Bearer <token>`, as the auth hook reads it. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return authorization === undefined ? undefined : bearer.exec(authorization)?.[1];
-}
-
-/**
- * Node keeps only the first of repeated Authorization headers in `headers`; a proxy or client
- * that adds a second one must not get "first one wins", so the raw list is counted.
- */
-export function repeatsAuthorization(raw: readonly string[]): boolean {
-  let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    // Allocation-free, the usual spellings first: this runs on every authenticated request.
-    const isAuthorization =
-      name === 'Authorization' ||
-      name === 'authorization' ||
-      (name.length === 13 && authorizationName.test(name));
-    if (isAuthorization && ++seen > 1) return true;
-  }
-  return false;
-}
-const authorizationName = /^authorization$/i;

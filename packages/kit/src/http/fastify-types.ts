@@ -26,9 +26,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Requires a bearer token carrying this scope. `webSocket`: on a WebSocket upgrade the token
-     * may also come as a `bearer.<token>` subprotocol (never in the URL).
+     * may also come as a `bearer.<token>` subprotocol (never in the URL). `optional`: a request
+     * that brings no token at all passes without a principal (public data, more with a token); one
+     * that brings a token is checked, and its failures counted, as on any other route.
      */
-    auth?: { scope: string; webSocket?: boolean };
+    auth?: { scope: string; webSocket?: boolean; optional?: boolean };
   }
   interface FastifyInstance {
     /** The app's own Prometheus registry: pass `registers: [app.metrics]` to new metrics. */

@@ -212,3 +212,45 @@ t.test(
     }
   },
 );
+
+t.test('an optional route: anonymous without a token, checked (and counted) with one', async (t) => {
+  const app = await testApp({ authFailureLimitPerMinute: 3 });
+  app.get(
+    '/feed',
+    { config: { auth: { scope: 'trade', webSocket: true, optional: true } } },
+    async (request) => ({
+      sub: request.principal?.sub ?? null,
+    }),
+  );
+  const good = await token(['trade'], 'alice');
+  const noScope = await token(['mail'], 'alice');
+  const upgrade = { upgrade: 'websocket', connection: 'Upgrade' };
+  const cases: [string, Record<string, string>, number, string | null][] = [
+    ['nothing presented', {}, 200, null],
+    [
+      'an upgrade with only our subprotocol',
+      { ...upgrade, 'sec-websocket-protocol': 'tessera.v1' },
+      200,
+      null,
+    ],
+    ['a good header', { authorization: `Bearer ${good}` }, 200, 'alice'],
+    [
+      'a good subprotocol',
+      { ...upgrade, 'sec-websocket-protocol': `tessera.v1, bearer.${good}` },
+      200,
+      'alice',
+    ],
+    ['another scheme', { authorization: 'Basic YWxpY2U6eA==' }, 401, null],
+    ['a bad token', { authorization: 'Bearer garbage' }, 401, null],
+    ['a token without the scope', { authorization: `Bearer ${noScope}` }, 403, null],
+  ];
+  for (const [name, headers, status, sub] of cases) {
+    const res = await app.inject({ method: 'GET', url: '/feed', headers });
+    t.equal(res.statusCode, status, name);
+    if (status === 200) t.same(res.json(), { sub }, name);
+  }
+  // Three failures above used the address's budget: the next bad token is refused before its check.
+  const res = await app.inject({ method: 'GET', url: '/feed', headers: { authorization: 'Bearer garbage' } });
+  t.equal(res.statusCode, 429, 'failures on an optional route are counted like any other');
+  t.equal((await app.inject({ method: 'GET', url: '/feed' })).statusCode, 200, 'anonymous still served');
+});
