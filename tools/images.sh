@@ -77,9 +77,10 @@ for manifest in "$ROOT"/{packages,apps,operators}/*/package.json "$ROOT/k8s-test
   cp "$manifest" "$app/$ws"
 done
 for ws in "${WORKSPACES[@]}"; do
-  # dist/ without the test-only declaration maps; bin/ where there is one.
+  # dist/ without the test-only declaration maps; bin/ and the pages' web/ where there are.
   cp -r "$ROOT/$ws/dist" "$app/$ws/dist"
   [[ ! -d $ROOT/$ws/bin ]] || cp -r "$ROOT/$ws/bin" "$app/$ws/bin"
+  [[ ! -d $ROOT/$ws/web ]] || cp -r "$ROOT/$ws/web" "$app/$ws/web"
 done
 find "$app" \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '*.js.map' -o -name '*.tsbuildinfo' \) -delete
 log "installing the production dependencies (npm ci --omit=dev)"

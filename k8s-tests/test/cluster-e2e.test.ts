@@ -10,11 +10,11 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { mintToken } from '@tessera/kit';
+import { mintToken, PAGES_CSP } from '@tessera/kit';
 import { cluster, kubectl, parseAssignments, tempDir, type Cluster } from '@tessera/testkit';
 import cassandra from 'cassandra-driver';
 import t from 'tap';
@@ -61,10 +61,11 @@ async function until(what: string, check: () => Promise<boolean>, ms = 180_000):
 interface Answer {
   status: number;
   body: string;
+  headers: IncomingHttpHeaders;
 }
 /**
- * A request through the ingress with the rule's Host header and a bearer token (node:http: fetch
- * does not let a caller choose the Host header).
+ * A request through the ingress with the rule's Host header and a bearer token (none when empty)
+ * (node:http: fetch does not let a caller choose the Host header).
  */
 function call(token: string, path: string, body?: object): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -75,7 +76,7 @@ function call(token: string, path: string, body?: object): Promise<Answer> {
         method: payload === undefined ? 'GET' : 'POST',
         headers: {
           host,
-          authorization: `Bearer ${token}`,
+          ...(token === '' ? {} : { authorization: `Bearer ${token}` }),
           ...(payload === undefined
             ? {}
             : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
@@ -86,7 +87,7 @@ function call(token: string, path: string, body?: object): Promise<Answer> {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
         res.on('error', reject);
       },
     );
@@ -140,18 +141,21 @@ try {
 if (deployed.get('BACKING_STARTED') === '1') {
   t.teardown(() => run('bash', [DEPLOY, 'backing-down'], { env: deployEnv, timeout: 120_000 }));
 }
-// The board's keyspace (the operator names it after the namespace) goes too: Cassandra may be a
-// shared one, and a keyspace outlives the release on purpose. From here: CASSANDRA_URL itself.
+// The board's keyspace (the operator names it after the namespace): the operator drops it when the
+// board is deleted (checked after `helm uninstall` below); dropped here too if a test failed
+// first, since Cassandra may be a shared one. From here: CASSANDRA_URL itself.
 const cassandraUrl = process.env.CASSANDRA_URL || 'cassandra://127.0.0.1:19042/datacenter1';
-t.teardown(async () => {
+const keyspace = `lb_${namespace.replace(/-/g, '_')}_leaderboard`;
+async function withCassandra<T>(use: (client: cassandra.Client) => Promise<T>): Promise<T> {
   const [, points = '', dataCenter = ''] = /^cassandra:\/\/([^/]+)\/(.+)$/.exec(cassandraUrl) ?? [];
   const client = new cassandra.Client({ contactPoints: points.split(','), localDataCenter: dataCenter });
   try {
-    await client.execute(`DROP KEYSPACE IF EXISTS lb_${namespace.replace(/-/g, '_')}_leaderboard`);
+    return await use(client);
   } finally {
     await client.shutdown();
   }
-});
+}
+t.teardown(() => withCassandra((client) => client.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`)));
 // Whatever happens below, the release and the namespace go.
 t.teardown(async () => {
   const { helm, env } = await helmFor(t);
@@ -206,6 +210,21 @@ t.test('a score posted through the ingress is read back through it', async (t) =
   t.equal((await call(reader, '/v1/scores?limit=1')).status, 200);
   t.equal((await call('not-a-token', '/v1/scores?limit=1')).status, 401, 'a bad token is refused');
 });
+
+t.test(
+  'the pages through the ingress, signed in by the development sign-in of the local values',
+  async (t) => {
+    for (const path of ['/leaderboard/', '/common/api.js', '/common/page.css', '/signin/']) {
+      const page = await call('', path);
+      t.equal(page.status, 200, path);
+      t.equal(page.headers['content-security-policy'], PAGES_CSP, `${path} has the strict CSP`);
+    }
+    const minted = await call('', '/signin/token', { sub: `pages-${id}`, scopes: ['scores:read'] });
+    t.equal(minted.status, 200, minted.body);
+    const { token } = JSON.parse(minted.body) as { token: string };
+    t.equal((await call(token, '/v1/scores?limit=1')).status, 200, 'its token works through the ingress');
+  },
+);
 
 t.test('an api pod deleted under load loses no win', async (t) => {
   const user = `steady-${id}`;
@@ -407,5 +426,9 @@ t.test('helm uninstall leaves nothing behind but the signing Secret kept on purp
   );
   const clusterWide = await kubectl(target, ['get', 'clusterroles,clusterrolebindings', '-o', 'name']);
   t.notMatch(clusterWide, release, 'no cluster-wide object of the release');
+  const keyspaces = await withCassandra((client) =>
+    client.execute('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace]),
+  );
+  t.equal(keyspaces.rowLength, 0, "the board's keyspace is dropped by the operator's finalizer");
   t.comment(`the whole run took ${elapsed()}`);
 });

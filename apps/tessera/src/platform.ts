@@ -1,4 +1,4 @@
-import { serve, type RunningService, type Service } from '@tessera/kit';
+import { serve, type PageMount, type RunningService, type Service } from '@tessera/kit';
 import { SERVICES } from './services.ts';
 import { installSignIn, signInOffered } from './signin.ts';
 import { VERSION } from './version.ts';
@@ -9,6 +9,16 @@ export interface StartOptions {
   /** The clock (epoch ms) the services use; tests move it. */
   readonly now?: () => number;
 }
+
+/**
+ * The sign-in page, and the script and style every service's page shares: served by the embedded
+ * platform and by every role process (a service's page needs `/common/`; on a cluster the ingress
+ * routes them to a role).
+ */
+const SHARED_PAGES: readonly PageMount[] = [
+  { prefix: '/signin/', root: new URL('../web/signin/', import.meta.url) },
+  { prefix: '/common/', root: new URL('../web/common/', import.meta.url) },
+];
 
 /**
  * The embedded platform: every role of every service in one process on one HTTP port, routed as
@@ -23,11 +33,7 @@ export function startPlatform(options: StartOptions = {}): Promise<RunningServic
     handleSignals: options.handleSignals,
     now: options.now,
     services: SERVICES.map((service) => ({ service })),
-    // The sign-in page, and the script and style every service's page shares.
-    pages: [
-      { prefix: '/signin/', root: new URL('../web/signin/', import.meta.url) },
-      { prefix: '/common/', root: new URL('../web/common/', import.meta.url) },
-    ],
+    pages: SHARED_PAGES,
     routes: installSignIn,
     banner: (url, { platform, secret }) => [
       `Tessera ${VERSION} is up at ${url} (data in ${platform.DATA_DIR})`,
@@ -56,5 +62,7 @@ export function startRole(
     handleSignals: options.handleSignals,
     now: options.now,
     services: [{ service, roles: [role] }],
+    // A role that answers the API serves its service's page, and so what that page needs.
+    ...(service.roles[role]?.servesApi === true ? { pages: SHARED_PAGES, routes: installSignIn } : {}),
   });
 }

@@ -4,7 +4,9 @@
  * its own tokens; with AUTH_JWKS_URL set the identity provider signs people in and the route is
  * absent (404), so a deployment cannot be entered by asking it for a token. It is absent too when
  * the platform listens beyond loopback (HOST=0.0.0.0, a LAN address): the route asks nothing of
- * its caller, so there anyone who reaches the port could mint themselves an `admin` token.
+ * its caller, so there anyone who reaches the port could mint themselves an `admin` token. Only
+ * `DEV_SIGNIN=true` offers it there: a development cluster (the chart's values-local.yaml), where
+ * the pages are reached through the ingress and nobody else reaches it.
  */
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -30,7 +32,11 @@ export function isLoopbackHost(host: string): boolean {
 
 /** Whether the platform offers the development sign-in (see the top of this file). */
 export function signInOffered(platform: PlatformConfig, secret: string | undefined): secret is string {
-  return secret !== undefined && platform.AUTH_JWKS_URL === undefined && isLoopbackHost(platform.HOST);
+  return (
+    secret !== undefined &&
+    platform.AUTH_JWKS_URL === undefined &&
+    (isLoopbackHost(platform.HOST) || platform.DEV_SIGNIN)
+  );
 }
 
 export function installSignIn(

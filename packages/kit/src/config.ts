@@ -208,6 +208,11 @@ export const platformSettings = {
   AUTH_JWKS_URL: setting.url({ description: 'JWKS for RS256/ES256 bearer tokens' }),
   AUTH_ISSUER: setting.optionalString({ description: 'required `iss` claim' }),
   AUTH_AUDIENCE: setting.optionalString({ description: 'required `aud` claim' }),
+  DEV_SIGNIN: setting.bool({
+    default: false,
+    description:
+      'offer the development sign-in (/signin/, mints any token) even beyond loopback: a development cluster only',
+  }),
   TLS_CERT_FILE: setting.optionalString({ description: 'PEM certificate; enables HTTPS with TLS_KEY_FILE' }),
   TLS_KEY_FILE: setting.optionalString({ description: 'PEM private key' }),
   OTEL_EXPORTER_OTLP_ENDPOINT: setting.url({ description: 'OTLP/HTTP collector; enables tracing' }),

@@ -12,6 +12,7 @@ t.test('platform defaults', async (t) => {
     AUTH_JWKS_URL: undefined,
     AUTH_ISSUER: undefined,
     AUTH_AUDIENCE: undefined,
+    DEV_SIGNIN: false,
     TLS_CERT_FILE: undefined,
     TLS_KEY_FILE: undefined,
     OTEL_EXPORTER_OTLP_ENDPOINT: undefined,

@@ -121,6 +121,8 @@ export function environment(spec: ResolvedLeaderboardSpec): V1EnvVar[] {
     { name: 'LEADERBOARD_TIMEZONE', value: spec.timezone },
     { name: 'LEADERBOARD_TIE_BREAK', value: spec.tieBreak },
   ];
+  // The development sign-in page beside the leaderboard's own (a development cluster only).
+  if (spec.api.devSignIn) env.push({ name: 'DEV_SIGNIN', value: 'true' });
   if (spec.auth !== undefined) env.push(fromSecret('AUTH_JWT_SECRET', spec.auth.jwtSecret));
   const { nats, redis, cassandra } = spec.connections;
   if (nats !== undefined) env.push(fromSecret('NATS_URL', nats));

@@ -13,6 +13,7 @@ export interface ResolvedLeaderboardSpec {
   readonly api: {
     readonly replicas: number;
     readonly resources: NonNullable<NonNullable<LeaderboardSpec['api']>['resources']>;
+    readonly devSignIn: boolean;
   };
   readonly auth: LeaderboardSpec['auth'];
   readonly connections: NonNullable<LeaderboardSpec['connections']>;
@@ -37,6 +38,7 @@ export function withDefaults(spec: LeaderboardSpec, defaultImage: string): Resol
         requests: { ...DEFAULT_API_RESOURCES.requests },
         limits: { ...DEFAULT_API_RESOURCES.limits },
       },
+      devSignIn: spec.api?.devSignIn ?? false,
     },
     auth: spec.auth,
     connections: spec.connections ?? {},

@@ -69,6 +69,13 @@ const LeaderboardSpec = Type.Object({
       {
         replicas: Type.Optional(Type.Integer({ default: 1, minimum: 0, maximum: 100 })),
         resources: Type.Optional(ResourceRequirements()),
+        devSignIn: Type.Optional(
+          Type.Boolean({
+            default: false,
+            description:
+              'offer the development sign-in page (/signin/, mints any token from the signing secret): a development cluster only',
+          }),
+        ),
       },
       { default: {}, description: 'the api role (tessera run leaderboard api)' },
     ),

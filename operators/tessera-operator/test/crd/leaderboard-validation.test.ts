@@ -43,7 +43,7 @@ t.test('the Leaderboard CRD validates and defaults', async (t) => {
       timezone: 'UTC',
       tieBreak: 'shared',
       retention: 12,
-      api: { replicas: 1 },
+      api: { replicas: 1, devSignIn: false },
       connections: {},
     },
     'an empty spec is a whole board once the defaults are in',

@@ -28,6 +28,14 @@ t.test('every connection Secret becomes its variable; none means embedded stores
   );
 });
 
+t.test('the development sign-in only when the spec asks for it', async (t) => {
+  const signIn = (spec: Leaderboard['spec']) =>
+    environment(withDefaults(spec, 'img')).find((e) => e.name === 'DEV_SIGNIN')?.value;
+  t.equal(signIn({}), undefined, 'off by default');
+  t.equal(signIn({ api: { devSignIn: false } }), undefined);
+  t.equal(signIn({ api: { devSignIn: true } }), 'true');
+});
+
 t.test('one replica is replaced (never two processes on embedded stores); more roll', async (t) => {
   t.equal(apiDeployment(board({}), withDefaults({}, 'img')).spec?.strategy?.type, 'Recreate');
   const many = board({ api: { replicas: 3 }, connections: { nats: ref('n'), redis: ref('r') } });
