@@ -18,6 +18,7 @@ import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
 import { exchangeRules, readExchangeConfig } from '../src/config.ts';
 import { ExchangeService } from '../src/service.ts';
 import { fund, orderFlow, send, type FlowOptions, type Request } from './order-flow.ts';
+import { restartTimes } from './restart-times.ts';
 import { histogram, timerOverhead } from './runners.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500_000);
@@ -88,57 +89,6 @@ async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promi
   }
 }
 
-/**
- * Restart time: the requests journaled once (snapshot every RESTART_SNAPSHOT_EVERY commands),
- * then the service opened again from the latest snapshot and the journal after it, and once more
- * with the snapshots removed (a replay of the whole journal). Median of RUNS openings each.
- */
-async function restartTimes(requests: readonly Request[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'ex-restart-'));
-  try {
-    const file = join(dir, 'exchange.db');
-    const open = (snapshotEvery = 1_000_000_000) =>
-      ExchangeService.open({
-        rules: exchangeRules(config),
-        journal: new SqliteJournal(openSqlite(file, { synchronous: 'normal' })),
-        snapshotEvery,
-      });
-    const writer = open(RESTART_SNAPSHOT_EVERY);
-    await fund(writer, flow);
-    for (let i = 0; i < requests.length; i += BATCH) {
-      for (let j = i; j < Math.min(i + BATCH, requests.length); j++) send(writer, requests[j]!);
-      await writer.durable();
-    }
-    const commands = writer.seq;
-    const digest = writer.digest();
-    await writer.close();
-    const time = (): { wall: number; cpu: number } => {
-      const start = performance.now();
-      const cpu = process.cpuUsage();
-      const service = open();
-      const used = process.cpuUsage(cpu);
-      const wall = performance.now() - start;
-      if (service.digest() !== digest) throw new Error('the restarted state differs');
-      return { wall, cpu: (used.user + used.system) / 1000 };
-    };
-    const timings = (): { wall: number; cpu: number } => {
-      const runs = Array.from({ length: RUNS }, time);
-      return { wall: median(runs.map((r) => r.wall)), cpu: median(runs.map((r) => r.cpu)) };
-    };
-    const withSnapshot = timings();
-    const db = openSqlite(file);
-    const snapshotBytes = (db.prepare('SELECT MAX(LENGTH(body)) AS n FROM snapshots').get() as { n: number })
-      .n;
-    const lastSnapshot = (db.prepare('SELECT MAX(seq) AS seq FROM snapshots').get() as { seq: number }).seq;
-    db.exec('DELETE FROM snapshots');
-    db.close();
-    const fullReplay = timings();
-    return { commands, lastSnapshot, snapshotBytes, withSnapshot, fullReplay };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number, digits = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -200,10 +150,20 @@ console.log(
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) console.log(row);
 
-const restart = await restartTimes(requests);
+let replayed = 0;
+const restart = await restartTimes({
+  rules: exchangeRules(config),
+  flow,
+  requests: requests.length,
+  next: () => requests[replayed++]!,
+  batch: BATCH,
+  snapshotEvery: RESTART_SNAPSHOT_EVERY,
+  runs: RUNS,
+  fullReplayRuns: RUNS,
+});
 console.log(
   `\nrestart after ${fmt(restart.commands, 0)} journaled commands (snapshot every ${fmt(RESTART_SNAPSHOT_EVERY, 0)}, ` +
     `the latest at ${fmt(restart.lastSnapshot, 0)}, ${fmt(restart.snapshotBytes / 2 ** 20, 1)} MiB): ` +
     `${fmt(restart.withSnapshot.wall, 0)} ms (${fmt(restart.withSnapshot.cpu, 0)} ms CPU) from the snapshot and the ${fmt(restart.commands - restart.lastSnapshot, 0)} commands after it, ` +
-    `${fmt(restart.fullReplay.wall, 0)} ms (${fmt(restart.fullReplay.cpu, 0)} ms CPU) replaying the whole journal; same digest both ways`,
+    `${fmt(restart.fullReplay!.wall, 0)} ms (${fmt(restart.fullReplay!.cpu, 0)} ms CPU) replaying the whole journal; same digest both ways`,
 );
