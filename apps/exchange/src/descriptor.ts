@@ -77,6 +77,11 @@ export const exchangeDescriptor: ServiceDescriptor<typeof exchangeSettings, Exch
         journal: adapters.journal,
         now: context.now,
         snapshotEvery: config.EXCHANGE_SNAPSHOT_EVERY,
+        onSnapshotFailed: (seq, error) =>
+          context.logger.warn(
+            { err: error, seq },
+            'exchange snapshot failed; restarts replay from the previous one',
+          ),
       });
       return { service, config, close: () => adapters.close() };
     } catch (error) {

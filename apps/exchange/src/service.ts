@@ -40,6 +40,11 @@ export interface ExchangeServiceOptions {
   readonly now?: () => number;
   /** Commands between snapshots. */
   readonly snapshotEvery?: number;
+  /**
+   * A snapshot that could not be taken (the command that reached it stands: it is journaled and
+   * applied; a restart replays from the snapshot before). The service logs it.
+   */
+  readonly onSnapshotFailed?: (seq: number, error: unknown) => void;
 }
 
 export interface OrderInput {
@@ -83,6 +88,7 @@ export class ExchangeService {
   readonly #journal: Journal;
   readonly #now: () => number;
   readonly #snapshotEvery: number;
+  readonly #onSnapshotFailed: (seq: number, error: unknown) => void;
   readonly #listeners = new Set<(events: readonly ExchangeEvent[]) => void>();
   #manager: OrderManager;
   #outbox: ExchangeEvent[] = [];
@@ -93,6 +99,7 @@ export class ExchangeService {
     this.#journal = options.journal;
     this.#now = options.now ?? Date.now;
     this.#snapshotEvery = options.snapshotEvery ?? 1_000_000;
+    this.#onSnapshotFailed = options.onSnapshotFailed ?? (() => {});
     this.#manager = manager;
   }
 
@@ -341,12 +348,22 @@ export class ExchangeService {
     const { events, refusal } = manager.apply(seq, command);
     for (const event of events)
       if (event.type === 'execution') this.#journal.appendExecution(event.execution);
-    if (seq % this.#snapshotEvery === 0) {
-      this.#journal.saveSnapshot({ seq, body: JSON.stringify(snapshotState(manager)) });
-    }
+    if (seq % this.#snapshotEvery === 0) this.#snapshot(seq);
     this.#publish(events);
     if (refusal !== undefined) throw problem(refusal);
     return events;
+  }
+
+  /**
+   * A snapshot of the state at `seq`. One that fails (a state too large for one JSON string, near
+   * 10 M orders of a day) must not fail the command that reached it, which is applied already.
+   */
+  #snapshot(seq: number): void {
+    try {
+      this.#journal.saveSnapshot({ seq, body: JSON.stringify(snapshotState(this.#manager)) });
+    } catch (error) {
+      this.#onSnapshotFailed(seq, error);
+    }
   }
 
   /** Holds the events until their batch is durable; watches each batch's commit once. */

@@ -302,3 +302,36 @@ t.test('a client order id is journaled with its order: a reopened service still 
   await second.service.close();
   second.db.close();
 });
+
+t.test('a snapshot that fails does not fail the command that reached it', async (t) => {
+  const file = tempFile(t);
+  const db = openSqlite(file, { synchronous: 'normal' });
+  const journal = new SqliteJournal(db);
+  // A state too large for one JSON string is what makes it fail in practice; any failure will do.
+  journal.saveSnapshot = () => {
+    throw new RangeError('Invalid string length');
+  };
+  const failures: Array<[number, unknown]> = [];
+  let now = T0;
+  const service = ExchangeService.open({
+    rules: rules(),
+    journal,
+    now: () => now++,
+    snapshotEvery: 2,
+    onSnapshotFailed: (seq, error) => failures.push([seq, error]),
+  });
+  await service.deposit('alice', 100_000);
+  await service.deposit('bob', 100_000); // seq 2: a snapshot is due, and fails
+  await service.deposit('carol', 100_000);
+  t.equal(service.seq, 3, 'every command stands');
+  t.same(
+    failures.map(([seq, error]) => [seq, (error as Error).name]),
+    [[2, 'RangeError']],
+    'the failure is reported with its seq',
+  );
+  const digest = service.digest();
+  await service.close();
+  const reopened = open(file);
+  t.equal(reopened.service.digest(), digest, 'a restart replays the journal to the same state');
+  await reopened.service.close();
+});
