@@ -43,6 +43,8 @@ export interface RestartTimes {
   readonly snapshotBytes: number;
   readonly journalBytes: number;
   readonly writeSeconds: number;
+  /** Snapshots the writer could not take (the seq of each): a state too large to serialise. */
+  readonly failedSnapshots: readonly number[];
   readonly withSnapshot: Timing;
   readonly fullReplay: Timing | undefined;
 }
@@ -54,11 +56,13 @@ export async function restartTimes(options: RestartOptions): Promise<RestartTime
   const dir = mkdtempSync(join(tmpdir(), 'ex-restart-'));
   try {
     const file = join(dir, 'exchange.db');
+    const failedSnapshots: number[] = [];
     const open = (snapshotEvery = Number.MAX_SAFE_INTEGER) =>
       ExchangeService.open({
         rules: options.rules,
         journal: new SqliteJournal(openSqlite(file, { synchronous: 'normal' })),
         snapshotEvery,
+        onSnapshotFailed: (seq) => failedSnapshots.push(seq),
       });
     const started = performance.now();
     const writer = open(options.snapshotEvery);
@@ -112,6 +116,7 @@ export async function restartTimes(options: RestartOptions): Promise<RestartTime
       snapshotBytes: snapshot.bytes ?? 0,
       journalBytes,
       writeSeconds,
+      failedSnapshots,
       withSnapshot,
       fullReplay,
     };

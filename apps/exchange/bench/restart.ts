@@ -50,7 +50,10 @@ const result = await restartTimes({
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 0)} MiB`;
 console.log(
   `journal: ${fmt(result.commands, 0)} commands in ${fmt(result.writeSeconds, 0)} s, ${mib(result.journalBytes)} on disk; ` +
-    `latest snapshot at ${fmt(result.lastSnapshot, 0)} (${mib(result.snapshotBytes)})`,
+    `latest snapshot at ${fmt(result.lastSnapshot, 0)} (${mib(result.snapshotBytes)})` +
+    (result.failedSnapshots.length === 0
+      ? ''
+      : `; ${result.failedSnapshots.length} snapshots failed (at ${result.failedSnapshots.map((s) => fmt(s, 0)).join(', ')}: the state no longer fits one JSON string)`),
 );
 console.log(
   `restart from the snapshot and the ${fmt(result.commands - result.lastSnapshot, 0)} commands after it: ` +

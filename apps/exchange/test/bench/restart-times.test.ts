@@ -24,5 +24,6 @@ t.test('restart times: from the latest snapshot and from the whole journal, same
   t.ok(result.commands > 2_000 && result.commands <= 3_020, `${result.commands} commands journaled`);
   t.ok(result.lastSnapshot > 0 && result.lastSnapshot <= result.commands, 'a snapshot was taken');
   t.ok(result.snapshotBytes > 0);
+  t.same(result.failedSnapshots, [], 'every snapshot was taken');
   t.ok(result.withSnapshot.wall > 0 && result.fullReplay !== undefined && result.fullReplay.wall > 0);
 });
