@@ -29,7 +29,9 @@ export class NatsConnectionWatch implements ConnectionState {
   /** `status`: the connection's status events (`nc.status()`), followed until they end. */
   constructor(status: AsyncIterable<Status>, options: ConnectionWatchOptions = {}) {
     this.#onChange = options.onChange ?? (() => {});
-    void this.#follow(status);
+    // Should the client's status stream itself fail, the last state stands: an append that then
+    // meets a dead connection still fails as an outage (outages.ts), only not at once.
+    this.#follow(status).catch(() => {});
   }
 
   down(): string | undefined {

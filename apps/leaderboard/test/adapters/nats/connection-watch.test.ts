@@ -61,3 +61,15 @@ t.test('a closed connection stays down', async (t) => {
   await feed.end();
   t.match(watch.down(), /closed/);
 });
+
+t.test('a status stream that fails leaves the last state and no unhandled rejection', async (t) => {
+  const failing: AsyncIterable<Status> = {
+    async *[Symbol.asyncIterator]() {
+      yield { type: 'disconnect', server: '127.0.0.1:4222' };
+      throw new Error('the status stream broke');
+    },
+  };
+  const watch = new NatsConnectionWatch(failing);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.match(watch.down(), /disconnected/);
+});
