@@ -93,3 +93,37 @@ t.test(
     await screenshot(ana, 'mail');
   },
 );
+
+t.test('without WebSockets (a proxy that refuses them), new mail arrives by the long poll', async (t) => {
+  const platform = await launchPlatform(t);
+  const browser = await launchBrowser(t);
+  const { context, page: bob } = await openTab(t, browser);
+  // As a network that does not pass WebSockets: every socket fails to open.
+  await context.addInitScript(() => {
+    class RefusedSocket extends EventTarget {
+      constructor() {
+        super();
+        setTimeout(() => this.dispatchEvent(new Event('error')), 0);
+      }
+      close() {}
+    }
+    Object.defineProperty(globalThis, 'WebSocket', { value: RefusedSocket });
+  });
+  await signIn(bob, platform.url, 'bob', ['mail'], '/mail/');
+  await bob.locator('#feed', { hasText: 'long poll' }).waitFor();
+
+  const ana = await tokenFor(platform.url, 'ana', ['mail']);
+  // A mailbox exists once its owner used it.
+  await fetch(`${platform.url}/v1/folders`, { headers: { authorization: `Bearer ${ana}` } });
+  const sent = await fetch(`${platform.url}/v1/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ana}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      to: [{ email: 'bob@tessera.local' }],
+      subject: 'Polled, not pushed',
+      body: 'hello',
+    }),
+  });
+  t.equal(sent.status, 201, `sent through the API: ${sent.status === 201 ? '' : await sent.text()}`);
+  await bob.locator('#messages li.unread', { hasText: 'Polled, not pushed' }).waitFor({ timeout: 30_000 });
+});
