@@ -38,7 +38,16 @@ export class RankingGate {
         ),
       );
     };
+    const { standingNow } = store;
     return {
+      // The answer that must not wait: none while the period is closed (the full route then
+      // answers its 503).
+      ...(standingNow === undefined
+        ? {}
+        : {
+            standingNow: (period: Period, userId: string): Standing | undefined =>
+              this.#closed.has(period) ? undefined : standingNow(period, userId),
+          }),
       applyWin: (win: Win): Promise<Standing> => gated(win.period, () => store.applyWin(win)),
       applyBatch: (wins) => store.applyBatch(wins),
       appliedSeq: (period) => store.appliedSeq(period),

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
+import type { RankingStore } from '../src/ports.ts';
 import { RankingGate } from '../src/ranking-gate.ts';
 
 const win = (seq: number, period = '2026-11') => ({ seq, period, userId: 'ada', points: 2, at: 0 });
@@ -23,3 +24,23 @@ t.test(
     t.same(await guarded.standing('2026-11', 'ada'), { userId: 'ada', score: 4, rank: 1 }, 'open again');
   },
 );
+
+t.test('the answer that must not wait passes through while open, and is none while closed', async (t) => {
+  const store = new MemoryRankingStore('shared');
+  const gate = new RankingGate();
+  const guarded = gate.guard(store);
+  await guarded.applyWin(win(1));
+  t.same(guarded.standingNow?.('2026-11', 'ada'), { userId: 'ada', score: 2, rank: 1 });
+  gate.close('2026-11');
+  t.equal(guarded.standingNow?.('2026-11', 'ada'), undefined, 'closed: the full route answers');
+  t.ok(guarded.standingNow, 'still offered for other periods');
+  gate.open('2026-11');
+  t.same(guarded.standingNow?.('2026-11', 'ada'), { userId: 'ada', score: 2, rank: 1 });
+});
+
+t.test('a store without an instant answer is guarded without one', async (t) => {
+  const slow: RankingStore = Object.assign(Object.create(new MemoryRankingStore('shared')) as RankingStore, {
+    standingNow: undefined,
+  });
+  t.equal(new RankingGate().guard(slow).standingNow, undefined);
+});

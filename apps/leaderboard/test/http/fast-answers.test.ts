@@ -55,7 +55,19 @@ t.test('fast answers are byte for byte the full routes’ answers', async (t) =>
     data: [{ user_id: 'bob', user_name: 'Bobby.Tables', rank: 1, score: 9 }],
   });
 
+  const standingNow = service.currentStandingNow.bind(service);
+  let fastStandings = 0;
+  service.currentStandingNow = (userId) => {
+    const standing = standingNow(userId);
+    if (standing !== undefined) fastStandings++;
+    return standing;
+  };
   t.same(await get('/v1/scores/carol'), await get(`/v1/scores/carol?period=${period}`));
+  t.equal(
+    fastStandings,
+    1,
+    "a player's standing was answered before fastify (the query took the full route)",
+  );
   t.same(JSON.parse((await get('/v1/scores/carol')).body), {
     user_info: { user_id: 'carol', score: 5, rank: 2 },
   });
