@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { problemResponse, traceOf, type RoutesOptions } from '@tessera/kit';
 import type { LeaderboardConfig } from '../config.ts';
-import { TOP_LIST_SIZE, type Standing } from '../core/standing.ts';
-import type { Entry, LeaderboardService } from '../service.ts';
+import type { LeaderboardService } from '../service.ts';
+import { addFastAnswers } from './fast-answers.ts';
+import { entry, userInfo } from './replies.ts';
 import {
   profileBodySchema,
   profileReplySchema,
@@ -12,7 +13,6 @@ import {
   standingReplySchema,
   topQuerySchema,
   topReplySchema,
-  userIdSchema,
   userParamsSchema,
 } from './schemas.ts';
 
@@ -113,7 +113,7 @@ const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = (app, { config, ins
     },
   );
 
-  addFastAnswers(app, service);
+  addFastAnswers(app, service, config.LEADERBOARD_MAX_POINTS);
 
   app.put<{ Params: UserParams; Body: ProfileBody }>(
     '/v1/users/:user_id/profile',
@@ -163,56 +163,3 @@ export const leaderboardRoutes = fastifyPlugin(routes, {
   encapsulate: true,
   fastify: '5.x',
 });
-
-const TOP_URL = '/v1/scores';
-const STANDING_PREFIX = '/v1/scores/';
-const userIdPattern = new RegExp(userIdSchema.pattern);
-
-/**
- * The two reads every client makes all the time, answered before fastify when they can be at
- * once (see the kit's fast-routes.ts): the current top list while the cache holds it, and one
- * player's current standing. The bodies are those the full routes serialize (a test compares
- * them byte for byte); anything else — a query, a miss, a 404 — takes the full route.
- */
-function addFastAnswers(app: FastifyInstance, service: LeaderboardService): void {
-  let lastEntries: readonly Entry[] | undefined;
-  let lastBody = '';
-  app.addFastAnswer({
-    route: TOP_URL,
-    scope: 'scores:read',
-    answer(url) {
-      if (url !== TOP_URL) return undefined;
-      const top = service.cachedTop(TOP_LIST_SIZE);
-      if (top === undefined) return undefined;
-      // The cached list is replaced, never changed in place: the same array, the same body.
-      if (top.entries !== lastEntries) {
-        lastBody = JSON.stringify({
-          data: top.entries.map(entry),
-          total: top.entries.length,
-          period: top.period,
-        });
-        lastEntries = top.entries;
-      }
-      return lastBody;
-    },
-  });
-  app.addFastAnswer({
-    route: '/v1/scores/:user_id',
-    scope: 'scores:read',
-    answer(url) {
-      if (!url.startsWith(STANDING_PREFIX)) return undefined;
-      const userId = url.slice(STANDING_PREFIX.length);
-      if (!userIdPattern.test(userId)) return undefined;
-      const standing = service.currentStandingNow(userId);
-      return standing === undefined ? undefined : JSON.stringify({ user_info: userInfo(standing) });
-    },
-  });
-}
-
-function userInfo(standing: Standing) {
-  return { user_id: standing.userId, score: standing.score, rank: standing.rank };
-}
-
-function entry(e: Entry) {
-  return { user_id: e.userId, user_name: e.userName, rank: e.rank, score: e.score };
-}

@@ -85,3 +85,67 @@ t.test('fast answers are byte for byte the full routes’ answers', async (t) =>
     user_info: { user_id: 'dave', score: 21, rank: 1 },
   });
 });
+
+t.test('a plain score update is answered before fastify, as the full route answers it', async (t) => {
+  const lb = await startLeaderboard(t, { rateLimit: false });
+  await lb.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = lb.app.server.address() as AddressInfo;
+  const headers = { ...(await authHeaders(SECRET)(WRITE)), 'content-type': 'application/json' };
+  // A query is never the fast write's: `?full` takes fastify's route with the same body.
+  const post = async (body: unknown, path = '/v1/scores') => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      replayed: res.headers.get('idempotent-replayed'),
+      retryAfter: res.headers.get('retry-after'),
+      body: await res.text(),
+    };
+  };
+  const { service } = lb.instance;
+  const recordWin = service.recordWin.bind(service);
+  const seen: string[] = [];
+  service.recordWin = (input, trace) => {
+    seen.push(input.matchId ?? input.userId);
+    return recordWin(input, trace);
+  };
+  await post({ user_id: 'warm', points: 1 }, '/v1/scores?full'); // the token's first use verifies it
+  seen.length = 0;
+  const fast = await post({ user_id: 'ada', points: 5, match_id: 'm1' });
+  const full = await post({ user_id: 'bob', points: 5, match_id: 'm2' }, '/v1/scores?full');
+  t.same(fast, { ...full, body: full.body.replace('bob', 'ada').replace('"rank":2', '"rank":1') });
+  t.same(JSON.parse(fast.body), { user_info: { user_id: 'ada', score: 5, rank: 1 } });
+
+  t.same(
+    await post({ user_id: 'ada', points: 5, match_id: 'm1' }),
+    await post({ user_id: 'ada', points: 5, match_id: 'm1' }, '/v1/scores?full'),
+    'a retry: the same answer',
+  );
+  t.equal((await post({ user_id: 'ada', points: 5, match_id: 'm1' })).replayed, 'true');
+  const conflict = await post({ user_id: 'bob', points: 5, match_id: 'm1' });
+  t.same(
+    conflict,
+    await post({ user_id: 'bob', points: 5, match_id: 'm1' }, '/v1/scores?full'),
+    'a reused match id',
+  );
+  t.equal(conflict.status, 409);
+  t.match(JSON.parse(conflict.body), { code: 'LB_MATCH_ID_CONFLICT', match_id: 'm1' });
+  for (const bad of [
+    '{"user_id":"ada","points":"5"}',
+    '{"user_id":"ada"}',
+    '{"user_id":',
+    '{"user_id":"ada","points":1,"x":1}',
+  ]) {
+    t.same(await post(bad), await post(bad, '/v1/scores?full'), `declined to the full route: ${bad}`);
+  }
+  t.same(seen, ['m1', 'm2', 'm1', 'm1', 'm1', 'm1', 'm1'], 'each valid update recorded once per request');
+  t.equal(
+    (await lb.call('GET', '/v1/scores/ada', { scopes: READ })).json().user_info.score,
+    5,
+    'retries added nothing',
+  );
+});

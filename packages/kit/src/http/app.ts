@@ -12,7 +12,8 @@ import { installAuthHook } from './auth-hook.ts';
 import { createClientErrorHandler, frameworkErrorHandler } from './client-errors.ts';
 import './fastify-types.ts';
 import { installHealth } from './health.ts';
-import { FastRoutes, type FastAnswer } from './fast-routes.ts';
+import { FastRoutes, type FastAnswer, type FastWrite } from './fast-routes.ts';
+import { replayDeclinedBodies } from './fast-write-bodies.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
 import { installProblemHandler } from './problem-handler.ts';
@@ -68,7 +69,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   // Fast answers skip fastify's hooks: only where those hooks would add nothing per request.
   const fast =
     opts.rateLimitEnabled === false && opts.telemetry === undefined && !opts.logger.isLevelEnabled('debug')
-      ? new FastRoutes(opts.authenticator)
+      ? new FastRoutes(opts.authenticator, opts.logger)
       : undefined;
   // Fastify's instance type depends on the server type; services only use the common surface.
   const app = Fastify({
@@ -100,6 +101,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   const observe = installMetrics(app);
   fast?.countWith(observe);
   app.decorate('addFastAnswer', (answer: FastAnswer) => fast?.add(answer));
+  app.decorate('addFastWrite', (write: FastWrite) => fast?.addWrite(write));
+  if (fast !== undefined) replayDeclinedBodies(app, fast);
   installHealth(app);
   // 4. Every route documents the problem answers the kit gives it.
   const authFailureLimitPerMinute = opts.authFailureLimitPerMinute ?? 600;

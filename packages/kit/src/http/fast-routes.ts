@@ -1,8 +1,8 @@
 /**
- * Fast GET answers in front of fastify: a service may register, beside a full route, an answerer
- * for the cheap common case of that route (a cached top list, one player's rank). It sees the
- * request before fastify does and either answers it completely, or declines (undefined) and the
- * request takes the full route as if nothing had looked at it.
+ * Fast answers in front of fastify: a service may register, beside a full route, an answerer for
+ * the cheap common case of that route (a cached top list, one player's rank, a plain score
+ * update). It sees the request before fastify does and either answers it completely, or declines
+ * (undefined) and the request takes the full route as if nothing had looked at it.
  *
  * Why: at 20,000 requests/s, fastify's hook and reply pipeline costs more than the answer itself.
  * What the full route would do is kept: the answer needs a bearer token already verified (the
@@ -11,9 +11,17 @@
  * a query the answerer does not handle, an error) takes the full route, which alone answers
  * failures. Fast answers are only installed where the full route adds nothing per request: no
  * rate limits, no tracing, no debug request log (see createHttpApp).
+ *
+ * A write (POST with a JSON body) is taken only with a declared length within the answerer's
+ * limit and a plain JSON content type. Its body is read here; when the answerer declines it (not
+ * JSON, not the plain case), the bytes already read are handed to fastify, whose route parses,
+ * validates and answers them as if it had read them (`preReadBody`, from a preParsing hook). Only
+ * the answerer's own failures are answered here: a coded problem as the full route would send it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Authenticator, Principal } from '../auth.ts';
+import { kitErrors, problemBody, ProblemError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { bearerToken, repeatsAuthorization } from './bearer.ts';
 
 export interface FastAnswer {
@@ -25,16 +33,45 @@ export interface FastAnswer {
   answer(url: string, principal: Principal): string | undefined;
 }
 
+/** What a fast write answers: a 200 and its JSON body (and headers such as Idempotent-Replayed). */
+export interface FastReply {
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface FastWrite {
+  /** The request target it takes, exactly (no query), and the route for the metric. */
+  readonly route: string;
+  /** The scope the full route requires. */
+  readonly scope: string;
+  /** Longer declared bodies take the full route (which enforces the app's own limit). */
+  readonly maxBodyBytes: number;
+  /**
+   * The answer for a parsed JSON body, or undefined to let the full route validate and answer
+   * it (nothing may have been done then). A rejection is answered as the full route would: a
+   * ProblemError as its problem, anything else as a logged 500.
+   */
+  write(body: unknown, principal: Principal): Promise<FastReply> | undefined;
+}
+
 export type ObserveRequest = (method: string, route: string, statusCode: number, seconds: number) => void;
 
-/** Registered answers, tried in order on every GET. */
+const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
+
+/** Registered answers, tried in order on every GET, and writes by request target. */
 export class FastRoutes {
   readonly #answers: FastAnswer[] = [];
+  readonly #writes = new Map<string, FastWrite>();
   readonly #authenticator: Authenticator;
+  readonly #logger: Logger;
+  /** Bodies read here and then declined, for the full route to parse. */
+  readonly #declined = new WeakMap<IncomingMessage, Buffer>();
+  #failures = 0;
   #observe: ObserveRequest = () => {};
 
-  constructor(authenticator: Authenticator) {
+  constructor(authenticator: Authenticator, logger: Logger) {
     this.#authenticator = authenticator;
+    this.#logger = logger;
   }
 
   /** Where fast answers are counted: the app's request-duration metric, once it exists. */
@@ -46,16 +83,40 @@ export class FastRoutes {
     this.#answers.push(answer);
   }
 
-  /** Answers `req` and returns true, or returns false having touched nothing. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' || this.#answers.length === 0) return false;
+  addWrite(write: FastWrite): void {
+    this.#writes.set(write.route, write);
+  }
+
+  /** The body this request's fast write read and declined, once (then the full route's). */
+  preReadBody(req: IncomingMessage): Buffer | undefined {
+    const body = this.#declined.get(req);
+    this.#declined.delete(req);
+    return body;
+  }
+
+  /**
+   * Answers `req` and returns true; or returns false having touched nothing; or, for a write,
+   * returns true and hands the request to `fullRoute` once its body is read and declined.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {
+    if (req.method === 'GET') return this.#get(req, res);
+    if (req.method === 'POST') return this.#post(req, res, fullRoute);
+    return false;
+  }
+
+  #principal(req: IncomingMessage): Principal | undefined {
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined || repeatsAuthorization(req.rawHeaders)) return undefined;
+    return this.#authenticator.known?.(token);
+  }
+
+  #get(req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.#answers.length === 0) return false;
     const started = performance.now();
     const { headers } = req;
     // A body (or a promise of one) is the full route's to refuse or ignore.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
-    const token = bearerToken(headers.authorization);
-    if (token === undefined || repeatsAuthorization(req.rawHeaders)) return false;
-    const principal = this.#authenticator.known?.(token);
+    const principal = this.#principal(req);
     if (principal === undefined) return false;
     const url = req.url ?? '';
     for (const fast of this.#answers) {
@@ -76,5 +137,96 @@ export class FastRoutes {
       return true;
     }
     return false;
+  }
+
+  #post(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {
+    const write = this.#writes.get(req.url ?? '');
+    if (write === undefined) return false;
+    const started = performance.now();
+    const { headers } = req;
+    const length = Number(headers['content-length']);
+    const type = headers['content-type']?.toLowerCase();
+    // Only the plain case: a declared length within the limit (chunked, compressed, expecting a
+    // 100-continue or oddly typed bodies are the full route's), and a known token with the scope.
+    if (
+      !(length > 0 && length <= write.maxBodyBytes) ||
+      headers['transfer-encoding'] !== undefined ||
+      headers['content-encoding'] !== undefined ||
+      headers.expect !== undefined ||
+      type === undefined ||
+      !JSON_TYPES.has(type)
+    ) {
+      return false;
+    }
+    const principal = this.#principal(req);
+    if (principal === undefined || !principal.scopes.has(write.scope)) return false;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // A body that never completes is Node's request deadline's (the edge's 408); an aborted one
+    // has nobody to answer.
+    req.once('end', () => {
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const answer = this.#tryWrite(write, body, principal);
+      if (answer === undefined) {
+        this.#declined.set(req, body);
+        fullRoute(req, res);
+        return;
+      }
+      answer
+        .then(
+          (reply) => this.#send(res, 200, reply.body, 'application/json; charset=utf-8', reply.headers),
+          (error: unknown) => {
+            const problem = this.#problemOf(error);
+            this.#send(
+              res,
+              problem.status,
+              JSON.stringify(problemBody(problem)),
+              // fastify's reply.type() adds the charset: the full route's answer, byte for byte.
+              'application/problem+json; charset=utf-8',
+              problem.headers,
+            );
+          },
+        )
+        .finally(() =>
+          this.#observe('POST', write.route, res.statusCode, (performance.now() - started) / 1000),
+        );
+    });
+    return true;
+  }
+
+  #tryWrite(write: FastWrite, body: Buffer, principal: Principal): Promise<FastReply> | undefined {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      return undefined; // the full route answers what is wrong with it
+    }
+    try {
+      return write.write(parsed, principal);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #problemOf(error: unknown): ProblemError {
+    if (error instanceof ProblemError) return error;
+    const id = `fast-${++this.#failures}`;
+    this.#logger.error({ err: error, reqId: id, code: 'KIT_INTERNAL' }, 'request failed');
+    return kitErrors.KIT_INTERNAL(`an unexpected error occurred (request id ${id})`);
+  }
+
+  #send(
+    res: ServerResponse,
+    status: number,
+    body: string,
+    type: string,
+    headers: Readonly<Record<string, string>> | undefined,
+  ): void {
+    res.writeHead(status, {
+      ...headers,
+      'content-type': type,
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(body);
   }
 }

@@ -19,7 +19,7 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   maxUrlLength: number;
   tls?: { cert: Buffer; key: Buffer };
-  /** Answers some GETs before fastify sees them (see fast-routes.ts). */
+  /** Answers some requests before fastify sees them (see fast-routes.ts). */
   fast?: FastRoutes;
 }
 
@@ -58,7 +58,7 @@ export function edgeServerFactory(
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
         return answer(res, kitErrors.KIT_MALFORMED_REQUEST('an HTTP/1.1 request needs a Host header'));
       }
-      if (fast?.serve(req, res) === true) return;
+      if (fast?.serve(req, res, handler) === true) return;
       handler(req, res);
     };
     const options: ServerOptions = {
