@@ -45,7 +45,11 @@ export function openEmbeddedAdapters(options: EmbeddedOptions): LeaderboardPorts
     tieBreak: options.tieBreak,
     checkpoints: new SqliteRankingCheckpoints(open('ranking.db')),
     file: join(dir, 'ranking.db'),
-    synchronous,
+    // Never fsynced per commit: a checkpoint only shortens the replay, the win log is the record.
+    // A crash may lose the last checkpoints (WAL loses a suffix of commits, `covered` last), and
+    // the replay from the older covered seq skips what each player's entry already holds. Its
+    // fsyncs would also queue on the disk in front of the win log's, which answers requests.
+    synchronous: 'normal',
     intervalMs: options.checkpointIntervalMs,
     logger: options.logger,
   });
