@@ -101,12 +101,14 @@ export async function restartTimes(options: RestartOptions): Promise<RestartTime
     const withSnapshot = await timings(options.runs);
     const db = openSqlite(file);
     const snapshot = db
-      .prepare('SELECT MAX(LENGTH(body)) AS bytes, MAX(seq) AS seq FROM snapshots')
+      .prepare(
+        'SELECT SUM(LENGTH(body)) AS bytes, seq FROM snapshot_parts WHERE seq = (SELECT MAX(seq) FROM snapshot_parts)',
+      )
       .get() as {
       bytes: number | null;
       seq: number | null;
     };
-    db.exec('DELETE FROM snapshots');
+    db.exec('DELETE FROM snapshot_parts');
     db.close();
     const journalBytes = statSync(file).size;
     const fullReplay = options.fullReplayRuns > 0 ? await timings(options.fullReplayRuns) : undefined;

@@ -6,8 +6,8 @@ import type { Command, Execution } from './core/messages.ts';
 
 export interface StoredSnapshot {
   readonly seq: number;
-  /** The state as JSON (core/state-snapshot.ts). */
-  readonly body: string;
+  /** The state as JSON parts, in order (core/state-snapshot.ts): a day's state outgrows one string. */
+  readonly parts: readonly string[];
 }
 
 export interface Journal {

@@ -26,7 +26,7 @@ import {
   type L2,
   type L3,
 } from './core/market-data.ts';
-import { restoreState, snapshotState, stateDigest, type StateSnapshot } from './core/state-snapshot.ts';
+import { restoreParts, snapshotParts, stateDigest } from './core/state-snapshot.ts';
 import { tradeReport, type TradeReportRow } from './core/trade-report.ts';
 import { feedUpdates, type FeedUpdates, type SymbolSnapshot } from './core/feed.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
@@ -107,9 +107,7 @@ export class ExchangeService {
   static open(options: ExchangeServiceOptions): ExchangeService {
     const stored = options.journal.latestSnapshot();
     const manager =
-      stored === undefined
-        ? new OrderManager(options.rules)
-        : restoreState(options.rules, JSON.parse(stored.body) as StateSnapshot);
+      stored === undefined ? new OrderManager(options.rules) : restoreParts(options.rules, stored.parts);
     // A replay's events went out when the commands first ran: not built again.
     manager.recordEvents = false;
     options.journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
@@ -355,12 +353,12 @@ export class ExchangeService {
   }
 
   /**
-   * A snapshot of the state at `seq`. One that fails (a state too large for one JSON string, near
-   * 10 M orders of a day) must not fail the command that reached it, which is applied already.
+   * A snapshot of the state at `seq`, in parts. One that fails (the disk, memory) must not fail
+   * the command that reached it, which is applied already: a restart replays from the one before.
    */
   #snapshot(seq: number): void {
     try {
-      this.#journal.saveSnapshot({ seq, body: JSON.stringify(snapshotState(this.#manager)) });
+      this.#journal.saveSnapshot({ seq, parts: [...snapshotParts(this.#manager)] });
     } catch (error) {
       this.#onSnapshotFailed(seq, error);
     }

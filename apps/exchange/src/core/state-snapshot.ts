@@ -1,8 +1,13 @@
 /**
- * The order manager's whole state as one JSON value, and back. Used for snapshots (restart =
- * the latest snapshot + the journal after it) and for the state digest the recovery tests
- * compare: every map is written in its own iteration order and rebuilt in that order, so a
- * restored state serialises byte for byte like the original.
+ * The order manager's whole state as JSON, and back. Used for snapshots (restart = the latest
+ * snapshot + the journal after it) and for the state digest the recovery tests compare: every map
+ * is written in its own iteration order and rebuilt in that order, so a restored state serialises
+ * byte for byte like the original.
+ *
+ * A snapshot is written as parts (`snapshotParts`), each a JSON string of at most `rowsPerPart`
+ * orders or executions: a day's state outgrows one string (V8's limit is 512 MiB, reached near
+ * 1.6 M commands), and parts are hashed, stored and parsed one at a time. `snapshotState` (one
+ * value) remains for tests and for snapshots stored whole before parts existed.
  */
 import { createHash } from 'node:crypto';
 import { ClientOrderIds } from './client-order-ids.ts';
@@ -106,20 +111,79 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
   return manager;
 }
 
-/** Orders hashed per chunk: the whole state as one string passes V8's string limit (512 MB) near 10 M orders. */
-const DIGEST_CHUNK = 10_000;
+/** Orders or executions per part: ~2 MB of JSON, far from the string limit, few parts a day. */
+export const ROWS_PER_PART = 10_000;
+
+type Head = Omit<StateSnapshot, 'v' | 'engines' | 'tapes' | 'orders' | 'accounts'> & { readonly v: 2 };
+
+/** One part of a snapshot: the head first, then the rest in the order `restoreParts` rebuilds it. */
+type SnapshotPart =
+  | Head
+  | { readonly engine: EngineSnapshot }
+  | { readonly tape: StateSnapshot['tapes'][number] }
+  | { readonly orders: readonly Order[] }
+  | { readonly account: Omit<AccountSnapshot, 'executions'> }
+  | { readonly executions: readonly [string, readonly Execution[]] };
+
+/** The state as JSON parts, none larger than `rowsPerPart` orders or executions. */
+export function* snapshotParts(manager: OrderManager, rowsPerPart = ROWS_PER_PART): Generator<string> {
+  const { engines, tapes, orders, accounts, ...head } = snapshotState(manager);
+  const part = (value: SnapshotPart) => JSON.stringify(value);
+  yield part({ ...head, v: 2 });
+  for (const engine of engines) yield part({ engine });
+  for (const tape of tapes) yield part({ tape });
+  for (let i = 0; i < orders.length; i += rowsPerPart)
+    yield part({ orders: orders.slice(i, i + rowsPerPart) });
+  for (const { executions, ...account } of accounts) {
+    yield part({ account });
+    for (let i = 0; i < executions.length; i += rowsPerPart) {
+      yield part({ executions: [account.id, executions.slice(i, i + rowsPerPart)] });
+    }
+  }
+}
+
+/** Rebuilds the state from `snapshotParts`' parts, or from one snapshot stored whole (v 1). */
+export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): OrderManager {
+  let head: Head | undefined;
+  const engines: EngineSnapshot[] = [];
+  const tapes: Array<StateSnapshot['tapes'][number]> = [];
+  const orders: Order[] = [];
+  const accounts: AccountSnapshot[] = [];
+  const executionsOf = new Map<string, Execution[]>();
+  for (const text of parts) {
+    const value = JSON.parse(text) as SnapshotPart | StateSnapshot;
+    if (head === undefined) {
+      if ('v' in value && value.v === 1) return restoreState(rules, value);
+      if (!('v' in value) || value.v !== 2) {
+        throw new RangeError(`unknown snapshot version ${String((value as { v?: unknown }).v)}`);
+      }
+      head = value;
+    } else if ('engine' in value) engines.push(value.engine);
+    else if ('tape' in value) tapes.push(value.tape);
+    // One push per row: spreading a long array into push() would overflow the stack.
+    else if ('orders' in value) for (const order of value.orders) orders.push(order);
+    else if ('account' in value) {
+      const executions: Execution[] = [];
+      executionsOf.set(value.account.id, executions);
+      accounts.push({ ...value.account, executions });
+    } else if ('executions' in value) {
+      const [account, rows] = value.executions;
+      const executions = executionsOf.get(account);
+      if (executions === undefined)
+        throw new RangeError(`snapshot: executions of unknown account ${account}`);
+      for (const row of rows) executions.push(row);
+    }
+  }
+  if (head === undefined) throw new RangeError('snapshot: no parts');
+  return restoreState(rules, { ...head, v: 1, engines, tapes, orders, accounts });
+}
 
 /**
  * sha256 of the whole state: equal digests mean equal books, orders, wallets and risk counters.
- * Hashed part by part (the snapshot's fields in order, the orders in chunks), never as one string.
+ * Hashed part by part, as a snapshot is written, never as one string.
  */
 export function stateDigest(manager: OrderManager): string {
   const hash = createHash('sha256');
-  const { orders, accounts, ...rest } = snapshotState(manager);
-  hash.update(JSON.stringify(rest));
-  for (let i = 0; i < orders.length; i += DIGEST_CHUNK) {
-    hash.update(JSON.stringify(orders.slice(i, i + DIGEST_CHUNK)));
-  }
-  for (const account of accounts) hash.update(JSON.stringify(account));
+  for (const part of snapshotParts(manager)) hash.update(part);
   return hash.digest('hex');
 }

@@ -25,7 +25,10 @@ export class SqliteJournal implements Journal {
   readonly #read: StatementSync;
   readonly #insertSnapshot: StatementSync;
   readonly #pruneSnapshots: StatementSync;
+  readonly #pruneWholeSnapshots: StatementSync;
   readonly #latestSnapshot: StatementSync;
+  readonly #snapshotParts: StatementSync;
+  readonly #wholeSnapshot: StatementSync;
   readonly #lastCommitted: StatementSync;
   #lastSeq: number;
   #commands: string[] = [];
@@ -44,6 +47,12 @@ export class SqliteJournal implements Journal {
         executions TEXT NOT NULL
       );
       CREATE TABLE IF NOT EXISTS snapshots (seq INTEGER PRIMARY KEY, body TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS snapshot_parts (
+        seq INTEGER NOT NULL,
+        part INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (seq, part)
+      );
     `);
     this.#insert = db.prepare(
       'INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ?)',
@@ -51,11 +60,27 @@ export class SqliteJournal implements Journal {
     this.#read = db.prepare(
       'SELECT first_seq, commands FROM journal WHERE last_seq > ? ORDER BY first_seq LIMIT ?',
     );
-    this.#insertSnapshot = db.prepare('INSERT OR REPLACE INTO snapshots (seq, body) VALUES (?, ?)');
-    this.#pruneSnapshots = db.prepare(
-      'DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)',
+    // Snapshots are parts (snapshot_parts); `snapshots` holds those stored whole by older versions,
+    // read as one part until newer ones replace them.
+    this.#insertSnapshot = db.prepare(
+      'INSERT OR REPLACE INTO snapshot_parts (seq, part, body) VALUES (?, ?, ?)',
     );
-    this.#latestSnapshot = db.prepare('SELECT seq, body FROM snapshots ORDER BY seq DESC LIMIT 1');
+    this.#pruneSnapshots = db.prepare(`
+      WITH kept AS (
+        SELECT seq FROM (SELECT DISTINCT seq FROM snapshot_parts UNION SELECT seq FROM snapshots)
+        ORDER BY seq DESC LIMIT ?
+      )
+      DELETE FROM snapshot_parts WHERE seq NOT IN (SELECT seq FROM kept)`);
+    this.#pruneWholeSnapshots = db.prepare(`
+      DELETE FROM snapshots WHERE seq NOT IN (
+        SELECT seq FROM (SELECT DISTINCT seq FROM snapshot_parts UNION SELECT seq FROM snapshots)
+        ORDER BY seq DESC LIMIT ?
+      )`);
+    this.#latestSnapshot = db.prepare(
+      'SELECT (SELECT MAX(seq) FROM snapshot_parts) AS parts, (SELECT MAX(seq) FROM snapshots) AS whole',
+    );
+    this.#snapshotParts = db.prepare('SELECT body FROM snapshot_parts WHERE seq = ? ORDER BY part');
+    this.#wholeSnapshot = db.prepare('SELECT body FROM snapshots WHERE seq = ?');
     this.#lastCommitted = db.prepare('SELECT COALESCE(MAX(last_seq), 0) AS seq FROM journal');
     this.#lastSeq = (this.#lastCommitted.get() as { seq: number }).seq;
   }
@@ -112,8 +137,14 @@ export class SqliteJournal implements Journal {
   }
 
   latestSnapshot(): StoredSnapshot | undefined {
-    const row = this.#latestSnapshot.get() as { seq: number; body: string } | undefined;
-    return row === undefined ? undefined : { seq: row.seq, body: row.body };
+    const latest = this.#latestSnapshot.get() as { parts: number | null; whole: number | null };
+    if (latest.whole !== null && (latest.parts === null || latest.whole > latest.parts)) {
+      const row = this.#wholeSnapshot.get(latest.whole) as { body: string };
+      return { seq: latest.whole, parts: [row.body] };
+    }
+    if (latest.parts === null) return undefined;
+    const rows = this.#snapshotParts.all(latest.parts) as Array<{ body: string }>;
+    return { seq: latest.parts, parts: rows.map((row) => row.body) };
   }
 
   async close(): Promise<void> {
@@ -158,8 +189,9 @@ export class SqliteJournal implements Journal {
         );
       }
       if (snapshot !== undefined) {
-        this.#insertSnapshot.run(snapshot.seq, snapshot.body);
+        snapshot.parts.forEach((body, part) => this.#insertSnapshot.run(snapshot.seq, part, body));
         this.#pruneSnapshots.run(SNAPSHOTS_KEPT);
+        this.#pruneWholeSnapshots.run(SNAPSHOTS_KEPT);
       }
       this.#db.exec('COMMIT');
     } catch (error) {

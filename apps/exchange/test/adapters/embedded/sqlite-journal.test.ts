@@ -110,24 +110,44 @@ t.test('a batch whose commit fails is lost whole and rejects its waiters', async
   t.same(seen, [1]);
 });
 
-t.test('snapshots: the newest is read back, only two are kept', async (t) => {
+t.test('snapshots: the newest is read back in its parts, only two are kept', async (t) => {
   const file = tempFile(t);
   const journal = new SqliteJournal(openSqlite(file));
   t.equal(journal.latestSnapshot(), undefined);
   for (let seq = 1; seq <= 4; seq++) {
     journal.append(seq, deposit(seq));
-    journal.saveSnapshot({ seq, body: `{"seq":${seq}}` });
+    journal.saveSnapshot({ seq, parts: [`{"seq":${seq}}`, '{"b":1}', '{"c":2}'] });
     await journal.commit();
   }
-  t.same({ ...journal.latestSnapshot() }, { seq: 4, body: '{"seq":4}' });
+  t.same({ ...journal.latestSnapshot() }, { seq: 4, parts: ['{"seq":4}', '{"b":1}', '{"c":2}'] });
   const reader = new DatabaseSync(file);
   t.same(
     reader
-      .prepare('SELECT seq FROM snapshots ORDER BY seq')
+      .prepare('SELECT DISTINCT seq FROM snapshot_parts ORDER BY seq')
       .all()
       .map((r) => r.seq),
     [3, 4],
   );
+  reader.close();
+  await journal.close();
+});
+
+t.test('a snapshot stored whole by an older version is read as one part, then replaced', async (t) => {
+  const file = tempFile(t);
+  const older = new DatabaseSync(file);
+  older.exec('CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  older.prepare('INSERT INTO snapshots (seq, body) VALUES (?, ?)').run(2, '{"whole":2}');
+  older.close();
+  const journal = new SqliteJournal(openSqlite(file));
+  t.same({ ...journal.latestSnapshot() }, { seq: 2, parts: ['{"whole":2}'] });
+  for (let seq = 1; seq <= 4; seq++) {
+    journal.append(seq, deposit(seq));
+    if (seq >= 3) journal.saveSnapshot({ seq, parts: [`{"seq":${seq}}`] });
+    await journal.commit();
+  }
+  t.same({ ...journal.latestSnapshot() }, { seq: 4, parts: ['{"seq":4}'] });
+  const reader = new DatabaseSync(file);
+  t.equal(reader.prepare('SELECT COUNT(*) AS n FROM snapshots').get()!.n, 0, 'the whole one is pruned');
   reader.close();
   await journal.close();
 });
