@@ -12,7 +12,10 @@
  * (PossDupFlag or PossResend Y, as after a crash) is answered with the order's state (an
  * ExecutionReport with ExecType I, order status), any other is rejected as a duplicate order
  * (OrdRejReason 6). A cancel finds its order by OrigClOrdID the same way (or by OrderID, or by the
- * id of an order placed over REST). What is reported so far per order is tracked in memory.
+ * id of an order placed over REST), and so does an OrderStatusRequest (35=H) by ClOrdID or OrderID:
+ * it is answered with the order's state (ExecType I), or, for an order the account does not have,
+ * as FIX 4.4 prescribes: ExecType I with OrdStatus 8 (rejected) and OrdRejReason 5 (unknown
+ * order). What is reported so far per order is tracked in memory.
  */
 import { ProblemError } from '@tessera/kit';
 import { fieldsText, type FixMessage } from './codec.ts';
@@ -25,10 +28,11 @@ import {
   ordRejReason,
   readCancel,
   readNewOrder,
+  readStatusRequest,
   type ReportFields,
 } from './order-messages.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
-import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_STATUS, TAG } from './tags.ts';
+import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_REJ, ORD_STATUS, TAG } from './tags.ts';
 
 /** What the gateway needs of the exchange (ExchangeService has it). */
 export interface FixVenue {
@@ -99,6 +103,7 @@ export class FixOrderGateway {
   receive(session: OrderSession, msgType: string, message: FixMessage, seq: number): void {
     if (msgType === MSG.NewOrderSingle) this.#newOrder(session, message, seq);
     else if (msgType === MSG.OrderCancelRequest) this.#cancel(session, message, seq);
+    else if (msgType === MSG.OrderStatusRequest) this.#statusRequest(session, message, seq);
     else {
       session.sendApp(
         MSG.BusinessMessageReject,
@@ -108,7 +113,7 @@ export class FixOrderGateway {
           [TAG.BusinessRejectReason, String(BUSINESS_REJECT.UnsupportedMessageType)],
           [
             TAG.Text,
-            `MsgType ${msgType} is not supported: NewOrderSingle (D) and OrderCancelRequest (F) are`,
+            `MsgType ${msgType} is not supported: NewOrderSingle (D), OrderCancelRequest (F) and OrderStatusRequest (H) are`,
           ],
         ]),
       );
@@ -185,6 +190,50 @@ export class FixOrderGateway {
     if (tracked !== undefined) tracked.cancel = { clOrdId: read.clOrdId, origClOrdId: read.origClOrdId };
   }
 
+  #statusRequest(session: OrderSession, message: FixMessage, seq: number): void {
+    const read = readStatusRequest(message);
+    if ('problem' in read)
+      return session.reject(seq, MSG.OrderStatusRequest, read.reason, read.text, read.tag);
+    const order = this.#find(session.account, read.orderId, read.clOrdId);
+    if (order !== undefined) return this.#status(session, order, read.statusReqId);
+    const now = this.#now();
+    session.sendApp(
+      MSG.ExecutionReport,
+      executionReport({
+        orderId: read.orderId === undefined ? 'NONE' : String(read.orderId),
+        clOrdId: read.clOrdId,
+        execId: `S0-${++this.#execIds}-${now}`,
+        execType: EXEC_TYPE.OrderStatus,
+        ordStatus: ORD_STATUS.Rejected,
+        ordRejReason: ORD_REJ.UnknownOrder,
+        symbol: read.symbol,
+        side: read.side === '2' ? 'sell' : 'buy',
+        price: 0,
+        quantity: 0,
+        cumQty: 0,
+        leavesQty: 0,
+        filledNotional: 0,
+        statusReqId: read.statusReqId,
+        text: `EX_ORDER_NOT_FOUND: no order ${read.orderId ?? read.clOrdId} of this account`,
+        transactTime: this.#stamps.format(now),
+      }),
+    );
+  }
+
+  /** The account's order by OrderID, else by today's ClOrdID, else by a REST order's id. */
+  #find(account: string, orderId: number | undefined, clOrdId: string): OrderView | undefined {
+    const byId = (id: number | undefined): OrderView | undefined => {
+      if (id === undefined) return undefined;
+      try {
+        return this.#venue.order(account, id);
+      } catch (error) {
+        if (error instanceof ProblemError) return undefined;
+        throw error;
+      }
+    };
+    return byId(orderId) ?? this.#venue.orderByClientId(account, clOrdId) ?? byId(restOrderId(clOrdId));
+  }
+
   /** An ExecutionReport with ExecType rejected, to the session that sent the order. */
   #refuse(session: OrderSession, message: FixMessage, reason: number, text: string): void {
     const get = (tag: number) => message.byTag.get(tag) ?? '';
@@ -215,7 +264,7 @@ export class FixOrderGateway {
    * The answer to a resent order already placed: its state now, as an ExecutionReport with
    * ExecType I (order status); an open one is tracked from here on under its ClOrdID.
    */
-  #status(session: OrderSession, order: Order): void {
+  #status(session: OrderSession, order: OrderView, statusReqId?: string): void {
     const view = this.#venue.order(session.account, order.id);
     let filledNotional = 0;
     for (const e of this.#venue.executions(session.account, { orderId: order.id }).executions)
@@ -246,6 +295,7 @@ export class FixOrderGateway {
         cumQty,
         leavesQty,
         filledNotional,
+        statusReqId,
         transactTime: this.#stamps.format(now),
       }),
     );

@@ -32,6 +32,16 @@ export interface NewOrderFields {
   readonly quantity: number;
 }
 
+/** An OrderStatusRequest (35=H): the order by OrderID and/or ClOrdID. */
+export interface StatusRequestFields {
+  readonly clOrdId: string;
+  readonly orderId: number | undefined;
+  readonly symbol: string;
+  readonly side: string;
+  /** Echoed in the answer (790), when the client sent one. */
+  readonly statusReqId: string | undefined;
+}
+
 export interface CancelFields {
   readonly clOrdId: string;
   readonly origClOrdId: string;
@@ -144,6 +154,24 @@ export function readCancel(message: FixMessage): CancelFields | SessionProblem {
   };
 }
 
+export function readStatusRequest(message: FixMessage): StatusRequestFields | SessionProblem {
+  const { ClOrdID, Side, Symbol } = TAG;
+  const absent = required(message, { ClOrdID, Side, Symbol });
+  if (absent !== undefined) return absent;
+  const get = (tag: number) => message.byTag.get(tag)!;
+  const orderIdText = message.byTag.get(TAG.OrderID);
+  const orderId = orderIdText === undefined ? undefined : Number(orderIdText);
+  if (orderId !== undefined && !Number.isSafeInteger(orderId)) return formatProblem(TAG.OrderID, 'OrderID');
+  const statusReqId = message.byTag.get(TAG.OrdStatusReqID);
+  return {
+    clOrdId: detached(get(TAG.ClOrdID)),
+    orderId,
+    symbol: get(TAG.Symbol),
+    side: get(TAG.Side),
+    statusReqId: statusReqId === undefined ? undefined : detached(statusReqId),
+  };
+}
+
 /** OrdRejReason for an exchange refusal code (EX_…). */
 export function ordRejReason(code: string): number {
   if (code === 'EX_UNKNOWN_SYMBOL') return ORD_REJ.UnknownSymbol;
@@ -180,6 +208,8 @@ export interface ReportFields {
   readonly lastQty?: number;
   readonly lastPx?: number;
   readonly ordRejReason?: number;
+  /** OrdStatusReqID (790) of the OrderStatusRequest this answers. */
+  readonly statusReqId?: string;
   readonly text?: string;
   readonly transactTime: string;
 }
@@ -194,6 +224,7 @@ export function executionReport(r: ReportFields): string {
   if (r.lastQty !== undefined) text += `32=${r.lastQty}${SOH}31=${r.lastPx}${SOH}`;
   const avgPx = r.cumQty === 0 ? 0 : r.filledNotional / r.cumQty;
   text += `151=${r.leavesQty}${SOH}14=${r.cumQty}${SOH}6=${avgPx}${SOH}60=${r.transactTime}${SOH}`;
+  if (r.statusReqId !== undefined) text += `790=${r.statusReqId}${SOH}`;
   if (r.text !== undefined) text += `58=${r.text}${SOH}`;
   return text;
 }

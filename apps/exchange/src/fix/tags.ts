@@ -46,6 +46,7 @@ export const TAG = {
   BusinessRejectReason: 380,
   Username: 553,
   Password: 554,
+  OrdStatusReqID: 790,
 } as const;
 
 export const MSG = {
@@ -60,6 +61,7 @@ export const MSG = {
   Logon: 'A',
   NewOrderSingle: 'D',
   OrderCancelRequest: 'F',
+  OrderStatusRequest: 'H',
   BusinessMessageReject: 'j',
 } as const;
 

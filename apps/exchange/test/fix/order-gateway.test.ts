@@ -273,3 +273,109 @@ t.test(
     t.match(tags(alice.sent[2]!), { 11: 'x1', 41: 'b1', 150: '4', 39: '4' }, 'canceled by its OrigClOrdID');
   },
 );
+
+function statusRequest(fields: Field[]) {
+  const m = decode(encode([[35, 'H'], ...fields]));
+  if ('garbled' in m) throw new Error(m.garbled);
+  return m;
+}
+
+t.test('an OrderStatusRequest answers the order’s state, or says the order is unknown', async (t) => {
+  const service = await venue(t);
+  const gateway = new FixOrderGateway(service, () => T0);
+  t.teardown(() => gateway.close());
+  const alice = session('alice');
+  gateway.attach(alice);
+  gateway.receive(alice, 'D', nos(buyB1), 2);
+  await service.durable();
+  await service.placeOrder('bob', {
+    symbol: 'AAPL',
+    side: 'sell',
+    price: 100,
+    orderType: 'limit',
+    quantity: 2,
+  });
+  const rest = await service.placeOrder('alice', {
+    symbol: 'AAPL',
+    side: 'buy',
+    price: 90,
+    orderType: 'limit',
+    quantity: 7,
+  });
+  const bobs = await service.placeOrder('bob', {
+    symbol: 'AAPL',
+    side: 'sell',
+    price: 150,
+    orderType: 'limit',
+    quantity: 1,
+  });
+  const orderId = service.orders('alice').data[0]!.id;
+  alice.sent.length = 0;
+  const ask = (fields: Field[], seq: number) => {
+    gateway.receive(alice, 'H', statusRequest(fields), seq);
+    return tags(alice.sent.at(-1)!);
+  };
+  const aapl: Field[] = [
+    [55, 'AAPL'],
+    [54, '1'],
+  ];
+  t.match(
+    ask([[11, 'b1'], [790, 'q1'], ...aapl], 10),
+    {
+      35: '8',
+      37: String(orderId),
+      11: 'b1',
+      150: 'I',
+      39: '1',
+      14: '2',
+      151: '3',
+      790: 'q1',
+    },
+    'by ClOrdID, partly filled, the request id echoed',
+  );
+  t.match(
+    ask([[11, 'whatever'], [37, String(orderId)], ...aapl], 11),
+    { 37: String(orderId), 150: 'I', 39: '1' },
+    'by OrderID',
+  );
+  t.match(
+    ask([[11, String(rest.id)], ...aapl], 12),
+    { 37: String(rest.id), 150: 'I', 39: '0', 151: '7' },
+    'a REST order by its id',
+  );
+  const unknown = ask([[11, 'nope'], [790, 'q2'], ...aapl], 13);
+  t.match(unknown, {
+    35: '8',
+    37: 'NONE',
+    11: 'nope',
+    150: 'I',
+    39: '8',
+    103: '5',
+    790: 'q2',
+    58: /^EX_ORDER_NOT_FOUND/,
+  });
+  t.match(
+    ask([[11, 'x'], [37, String(bobs.id)], ...aapl], 14),
+    { 37: String(bobs.id), 150: 'I', 39: '8', 103: '5' },
+    "another account's order is unknown here",
+  );
+  const other = ask([[11, 'x'], [37, String(bobs.id)], ...aapl], 15);
+  t.same([other[44], other[38], other[14]], ['0', '0', '0'], 'nothing of it is shown');
+  gateway.receive(
+    alice,
+    'H',
+    statusRequest([
+      [11, 'b1'],
+      [55, 'AAPL'],
+    ]),
+    16,
+  );
+  t.match(
+    tags(alice.sent.at(-1)!),
+    { 35: '3', 45: '16', 371: '54', 372: 'H', 373: '1' },
+    'Side missing: a session reject',
+  );
+  gateway.receive(alice, 'H', statusRequest([[11, 'b1'], [37, '1.5'], ...aapl]), 17);
+  t.match(tags(alice.sent.at(-1)!), { 35: '3', 371: '37', 373: '6' }, 'a bad OrderID: a session reject');
+  t.equal(service.orders('alice').data.length, 2, 'no order placed by asking');
+});

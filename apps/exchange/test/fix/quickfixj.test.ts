@@ -68,6 +68,28 @@ t.test('FIX and REST orders match; cancel, rejects, REST reports, restart', asyn
     'the REST seller sees its side of the trade at the resting FIX price',
   );
 
+  // Its state on request (OrderStatusRequest), by ClOrdID and by OrderID; an unknown order.
+  fix.send('status c1 AAPL buy q1');
+  t.match(Object.fromEntries((await fix.message('8')).tags), {
+    37: String(orderId),
+    11: 'c1',
+    150: 'I',
+    39: '1',
+    14: '60',
+    151: '40',
+    790: 'q1',
+  });
+  fix.send(`status any AAPL buy q2 ${orderId}`);
+  t.match(Object.fromEntries((await fix.message('8')).tags), { 37: String(orderId), 150: 'I', 790: 'q2' });
+  fix.send('status nope AAPL buy q3');
+  t.match(Object.fromEntries((await fix.message('8')).tags), {
+    11: 'nope',
+    150: 'I',
+    39: '8',
+    103: '5',
+    790: 'q3',
+  });
+
   // Cancel the rest of it over FIX.
   fix.send('cancel c2 c1 AAPL buy');
   const canceled = await fix.message('8');

@@ -6,6 +6,7 @@
  *   order <ClOrdID> <symbol> <buy|sell> <price> <qty> [OrdType]   NewOrderSingle (OrdType 2 = limit)
  *   bare  <ClOrdID> <symbol> <buy|sell> <price> <qty>             NewOrderSingle without TransactTime
  *   cancel <ClOrdID> <OrigClOrdID> <symbol> <buy|sell>             OrderCancelRequest
+ *   status <ClOrdID> <symbol> <buy|sell> <OrdStatusReqID> [OrderID] OrderStatusRequest
  *   logout                                                          Logout, then exit once it is done
  * Arguments: host port senderCompID targetCompID password storeDir.
  */
@@ -35,6 +36,9 @@ import quickfix.field.Symbol;
 import quickfix.field.TransactTime;
 import quickfix.fix44.NewOrderSingle;
 import quickfix.fix44.OrderCancelRequest;
+import quickfix.fix44.OrderStatusRequest;
+import quickfix.field.OrdStatusReqID;
+import quickfix.field.OrderID;
 
 public final class FixClient implements Application {
   private final String password;
@@ -148,6 +152,15 @@ public final class FixClient implements Application {
           cancel.set(new Side(side(w[4])));
           cancel.set(new TransactTime(LocalDateTime.now()));
           Session.sendToTarget(cancel, id);
+        }
+        case "status" -> {
+          OrderStatusRequest status = new OrderStatusRequest();
+          status.set(new ClOrdID(w[1]));
+          status.set(new Symbol(w[2]));
+          status.set(new Side(side(w[3])));
+          status.set(new OrdStatusReqID(w[4]));
+          if (w.length > 5) status.set(new OrderID(w[5]));
+          Session.sendToTarget(status, id);
         }
         case "logout" -> {
           Session.lookupSession(id).logout("done");
