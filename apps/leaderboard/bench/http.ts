@@ -1,7 +1,7 @@
 /**
  * The leaderboard over HTTP on loopback: the `api` role (embedded stores) in its own process pinned to
  * one core (taskset -c 0), the load generator on the other core (taskset -c 1), and bare node:http
- * (bench/baseline-server.ts) on the same core as the yardstick, measured in every round.
+ * (@tessera/testkit's baseline-server.ts) on the same core as the yardstick, measured in every round.
  *
  * Throughput (saturation, closed loop, wrk): BENCH_RUNS rounds (default 3) of score updates
  * (POST /v1/scores, random players), rank reads (GET /v1/scores/{user_id}, random players) and
@@ -13,13 +13,27 @@
  * The durable log fsyncs every group commit (DATA_FSYNC=true, the default). wrk and vegeta, not a
  * Node load generator: a JavaScript client saturates its core before the server does.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { mintToken } from '@tessera/kit';
+import {
+  BASELINE_SERVER,
+  TESSERA_MAIN,
+  cpuSeconds,
+  ensureWrk,
+  figuresRow,
+  hasTaskset,
+  loadAverage,
+  medianOf,
+  medianRatio,
+  runWrk,
+  startPinned,
+  type BenchServer,
+  type Figures,
+} from '@tessera/testkit';
 import { machine, printTable, saveResults, seededRandom } from './report.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -32,69 +46,8 @@ const FSYNC = process.env.DATA_FSYNC ?? 'true';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 // The `api` role as production runs it: `tessera run leaderboard api`.
-const API_ROLE = [
-  fileURLToPath(new URL('../../tessera/src/main.ts', import.meta.url)),
-  'run',
-  'leaderboard',
-  'api',
-];
-const BASELINE = [fileURLToPath(new URL('./baseline-server.ts', import.meta.url))];
-const ENSURE_WRK = fileURLToPath(new URL('../../../tools/ensure-wrk.sh', import.meta.url));
+const API_ROLE = [TESSERA_MAIN, 'run', 'leaderboard', 'api'];
 const ENSURE_VEGETA = fileURLToPath(new URL('../../../tools/ensure-vegeta.sh', import.meta.url));
-
-function hasTaskset(): boolean {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startServer(script: readonly string[], dataDir: string): Promise<Server> {
-  const pin = hasTaskset();
-  // BENCH_CPU_PROF=<dir>: the api process writes a V8 CPU profile there when it stops.
-  const profile =
-    script === API_ROLE && PROFILE_DIR !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const nodeArgs = [
-    '--conditions=development',
-    '--disable-warning=ExperimentalWarning',
-    ...profile,
-    ...script,
-  ];
-  const child = pin
-    ? spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: serverEnv(dataDir),
-      })
-    : spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: serverEnv(dataDir) });
-  if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const entry = JSON.parse(line) as { url?: string; msg?: string };
-      if (entry.url && entry.msg?.endsWith('listening')) resolve(entry.url);
-    });
-  });
-  return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
-}
-
-interface Server {
-  url: string;
-  pid: number;
-  stop: () => void;
-}
-
-/** CPU seconds (user + system, every thread) the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of proc(5)'s stat; this list starts at field 3.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function loadAverage(): string {
-  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-}
 
 function serverEnv(dataDir: string): NodeJS.ProcessEnv {
   return {
@@ -109,79 +62,35 @@ function serverEnv(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
-interface Figures {
-  requests: number;
-  requestsPerSecond: number;
-  /** Server CPU time per request, µs (all its threads). */
-  cpuMicros: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-  errors: number;
-}
-
-/** The Lua that makes wrk send `request` and print its figures as one JSON line. */
-function wrkScript(token: string, request: string, start: number): string {
+/** wrk's per-connection setup: the token, JSON, and the players' ids. */
+function setup(token: string, start: number): string {
   return `
 wrk.headers["Authorization"] = "Bearer ${token}"
 wrk.headers["Content-Type"] = "application/json"
 local players = ${PLAYERS}
-local counter = ${start}
+counter = ${start}
 math.randomseed(7)
-local function player(i) return string.format("p%023x", i) end
-${request}
-done = function(summary, latency, requests)
-  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout + summary.errors.status
-  io.write(string.format('{"requests":%d,"us":%d,"errors":%d,"p50":%d,"p90":%d,"p99":%d,"p999":%d,"max":%d}\\n',
-    summary.requests, summary.duration, errors, latency:percentile(50), latency:percentile(90),
-    latency:percentile(99), latency:percentile(99.9), latency.max))
-end
-`;
+function player(i) return string.format("p%023x", i) end`;
 }
 
 function load(
   dir: string,
-  server: Server,
+  server: BenchServer,
   token: string,
   title: string,
   request: string,
   seconds: number,
   start = 0,
 ): Figures {
-  const script = join(dir, `${title.replace(/\W+/g, '-')}.lua`);
-  writeFileSync(script, wrkScript(token, request, start));
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', script, server.url];
-  const cpuBefore = cpuSeconds(server.pid);
-  const output = execFileSync(
-    hasTaskset() ? 'taskset' : 'wrk',
-    hasTaskset() ? ['-c', '1', 'wrk', ...args] : args,
-    {
-      encoding: 'utf8',
-    },
-  );
-  const line = output.split('\n').find((l) => l.startsWith('{"requests"'));
-  if (line === undefined) throw new Error(`wrk printed no figures:\n${output}`);
-  const raw = JSON.parse(line) as Record<string, number>;
-  const cpu = cpuSeconds(server.pid) - cpuBefore;
-  const ms = (us: number | undefined) => Math.round((us ?? 0) / 10) / 100;
-  const figures: Figures = {
-    requests: raw.requests!,
-    requestsPerSecond: (raw.requests! / raw.us!) * 1e6,
-    cpuMicros: Math.round((cpu / raw.requests!) * 1e7) / 10,
-    p50: ms(raw.p50),
-    p90: ms(raw.p90),
-    p99: ms(raw.p99),
-    p999: ms(raw.p999),
-    max: ms(raw.max),
-    errors: raw.errors!,
-  };
-  console.log(
-    `  ${title}: ${Math.round(figures.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${figures.p99} ms, ` +
-      `${figures.cpuMicros} µs CPU/request · load ${loadAverage()}`,
-  );
-  return figures;
+  return runWrk({
+    dir,
+    server,
+    title,
+    setup: setup(token, start),
+    request,
+    seconds,
+    connections: CONNECTIONS,
+  });
 }
 
 const POST_EACH_PLAYER = `
@@ -218,7 +127,7 @@ interface Fixed {
 function fixedRate(
   vegeta: string,
   dir: string,
-  server: Server,
+  server: BenchServer,
   title: string,
   targets: string[],
   rate: number,
@@ -265,33 +174,11 @@ function vegetaTargets(
   });
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-/** The median of each figure over the runs (each figure on its own). */
-function medianOf(runs: Figures[]): Figures {
-  const pick = (key: keyof Figures) => median(runs.map((r) => r[key]));
-  return {
-    requests: pick('requests'),
-    requestsPerSecond: pick('requestsPerSecond'),
-    cpuMicros: pick('cpuMicros'),
-    p50: pick('p50'),
-    p90: pick('p90'),
-    p99: pick('p99'),
-    p999: pick('p999'),
-    max: pick('max'),
-    errors: pick('errors'),
-  };
-}
-
-execFileSync('bash', [ENSURE_WRK], { stdio: 'inherit' });
+ensureWrk();
 const vegeta = RATES.length > 0 ? execFileSync('bash', [ENSURE_VEGETA], { encoding: 'utf8' }).trim() : '';
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-lb-http-'));
-const server = await startServer(API_ROLE, dataDir);
-const bare = await startServer(BASELINE, dataDir);
+const server = await startPinned(API_ROLE, serverEnv(dataDir), { profileDir: PROFILE_DIR });
+const bare = await startPinned([BASELINE_SERVER], serverEnv(dataDir));
 const player = (i: number) => `p${i.toString(16).padStart(23, '0')}`;
 const random = seededRandom(11);
 try {
@@ -329,8 +216,7 @@ try {
   const top = medianOf(runs.top);
   const baseline = medianOf(runs.baseline);
   // The ratio of each round, then their median: a round's figures share the machine's state.
-  const ratio = (kind: 'updates' | 'reads' | 'top') =>
-    median(runs[kind].map((f, i) => f.requestsPerSecond / runs.baseline[i]!.requestsPerSecond));
+  const ratio = (kind: 'updates' | 'reads' | 'top') => medianRatio(runs[kind], runs.baseline);
   const ratios = { updates: ratio('updates'), reads: ratio('reads'), top: ratio('top') };
 
   const fixed: Record<string, Fixed[]> = { updates: [], reads: [], top: [], baseline: [] };
@@ -373,8 +259,7 @@ try {
   }
   rmSync(scripts, { recursive: true, force: true });
 
-  const row = (f: Figures): string =>
-    `${Math.round(f.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ${String(f.cpuMicros).padStart(5)} µs CPU/req  p50 ${f.p50} ms  p99 ${f.p99} ms  p99.9 ${f.p999} ms  errors ${f.errors}`;
+  const row = figuresRow;
   const share = (kind: 'updates' | 'reads' | 'top') => `${ratios[kind].toFixed(2)} of bare node:http`;
   printTable(`results: medians of ${RUNS} rounds (load average ${loads.join(' → ')})`, [
     ['score updates (POST /v1/scores)', `${row(updates)}  (${share('updates')})`],

@@ -10,6 +10,23 @@ export {
   type LaunchOptions,
   type ProcessExit,
 } from './process.ts';
+export {
+  BASELINE_SERVER,
+  TESSERA_MAIN,
+  cpuSeconds,
+  ensureWrk,
+  figuresRow,
+  hasTaskset,
+  loadAverage,
+  median,
+  medianOf,
+  medianRatio,
+  runWrk,
+  startPinned,
+  type BenchServer,
+  type Figures,
+  type WrkRun,
+} from './http-bench.ts';
 export { tool, toolCache, toolsPath, type ToolName } from './tools.ts';
 export {
   cluster,
