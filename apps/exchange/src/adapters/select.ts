@@ -8,6 +8,7 @@ import { openSqlite, type PlatformConfig } from '@tessera/kit';
 import type { ExchangeConfig } from '../config.ts';
 import type { Journal } from '../ports.ts';
 import { SqliteJournal } from './embedded/sqlite-journal.ts';
+import { WorkerJournal } from './embedded/worker-journal.ts';
 
 export interface ExchangeAdapters {
   readonly journal: Journal;
@@ -16,10 +17,15 @@ export interface ExchangeAdapters {
 }
 
 export function selectAdapters(config: ExchangeConfig, platform: PlatformConfig): ExchangeAdapters {
-  const db = openSqlite(join(platform.DATA_DIR, 'exchange', 'journal.db'), {
-    synchronous: platform.DATA_FSYNC ? config.EXCHANGE_JOURNAL_SYNC : 'normal',
-  });
-  const journal = new SqliteJournal(db);
+  const file = join(platform.DATA_DIR, 'exchange', 'journal.db');
+  const synchronous = platform.DATA_FSYNC ? config.EXCHANGE_JOURNAL_SYNC : 'normal';
+  const db = openSqlite(file, { synchronous });
+  // A commit that waits for the disk (fsync) goes to the journal's writer thread, so the event
+  // loop keeps matching meanwhile (REST p99 175 ms → 18 ms at saturation). One that does not
+  // (synchronous=normal) is cheaper inline than the hand-over: 0.64 against 0.46 of bare
+  // node:http in the REST benchmark.
+  const journal =
+    synchronous === 'full' ? new WorkerJournal({ file, synchronous, reader: db }) : new SqliteJournal(db);
   return {
     journal,
     async close() {

@@ -5,29 +5,8 @@ import { DatabaseSync } from 'node:sqlite';
 import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit';
 import { SqliteJournal } from '../../../src/adapters/embedded/sqlite-journal.ts';
-import type { Command, Execution } from '../../../src/core/messages.ts';
-
-const deposit = (n: number): Command => ({
-  v: 1,
-  type: 'account.deposit',
-  at: n,
-  account: 'a',
-  cash: n,
-  shares: {},
-});
-const execution = (id: number, seq: number): Execution => ({
-  id,
-  seq,
-  orderId: 1,
-  account: 'a',
-  symbol: 'AAPL',
-  side: 'buy',
-  price: 10,
-  orderType: 'limit',
-  quantity: 1,
-  counterOrderId: 2,
-  at: 5,
-});
+import type { Command } from '../../../src/core/messages.ts';
+import { deposit, execution } from './journal-fixtures.ts';
 
 function tempFile(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'ex-journal-'));

@@ -1,0 +1,157 @@
+/**
+ * The journal's tables in node:sqlite, and the two sides of them: `JournalReads` (replay,
+ * snapshots, executions: any connection) and `JournalBatchWriter` (one batch, one transaction:
+ * the one writer's, on whichever thread it runs). The group-commit front ends (SqliteJournal on
+ * the event loop, WorkerJournal with a writer thread) decide when a batch is written.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Command } from '../../core/messages.ts';
+import type { StoredSnapshot } from '../../ports.ts';
+import { decodeCommands } from './command-codec.ts';
+
+const READ_BATCH = 100;
+/** Snapshots kept: the newest, and one before it in case the newest is unreadable. */
+const SNAPSHOTS_KEPT = 2;
+
+/** An execution as the journal stores it: [id, seq, orderId, account, symbol, side, price, quantity, at]. */
+export type ExecutionRow = [number, number, number, string, string, string, number, number, number];
+
+/** What one group commit writes: the commands of seqs firstSeq…lastSeq, their executions, maybe a snapshot. */
+export interface JournalBatch {
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  /** The encoded commands, comma-separated (command-codec.ts); empty when the batch has none. */
+  readonly commands: string;
+  /** JSON of the batch's ExecutionRows. */
+  readonly executions: string;
+  readonly snapshot?: StoredSnapshot;
+}
+
+/** Creates the journal's tables if they are missing (idempotent; any connection may call it). */
+export function ensureJournalSchema(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS journal (
+      first_seq INTEGER PRIMARY KEY,
+      last_seq INTEGER NOT NULL,
+      commands TEXT NOT NULL,
+      executions TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS snapshots (seq INTEGER PRIMARY KEY, body TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS snapshot_parts (
+      seq INTEGER NOT NULL,
+      part INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (seq, part)
+    );
+  `);
+}
+
+export class JournalReads {
+  readonly #db: DatabaseSync;
+  readonly #read: StatementSync;
+  readonly #latestSnapshot: StatementSync;
+  readonly #snapshotParts: StatementSync;
+  readonly #wholeSnapshot: StatementSync;
+  readonly #lastCommitted: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    ensureJournalSchema(db);
+    this.#db = db;
+    this.#read = db.prepare(
+      'SELECT first_seq, commands FROM journal WHERE last_seq > ? ORDER BY first_seq LIMIT ?',
+    );
+    // Snapshots are parts (snapshot_parts); `snapshots` holds those stored whole by older versions,
+    // read as one part until newer ones replace them.
+    this.#latestSnapshot = db.prepare(
+      'SELECT (SELECT MAX(seq) FROM snapshot_parts) AS parts, (SELECT MAX(seq) FROM snapshots) AS whole',
+    );
+    this.#snapshotParts = db.prepare('SELECT body FROM snapshot_parts WHERE seq = ? ORDER BY part');
+    this.#wholeSnapshot = db.prepare('SELECT body FROM snapshots WHERE seq = ?');
+    this.#lastCommitted = db.prepare('SELECT COALESCE(MAX(last_seq), 0) AS seq FROM journal');
+  }
+
+  /** The last seq committed. */
+  lastCommitted(): number {
+    return (this.#lastCommitted.get() as { seq: number }).seq;
+  }
+
+  replay(afterSeq: number, visit: (seq: number, command: Command) => void): void {
+    let from = afterSeq;
+    for (;;) {
+      const rows = this.#read.all(from, READ_BATCH) as Array<{ first_seq: number; commands: string }>;
+      for (const row of rows) {
+        const commands = decodeCommands(row.commands);
+        for (let i = 0; i < commands.length; i++) {
+          const seq = row.first_seq + i;
+          if (seq > from) visit(seq, commands[i]!);
+        }
+        from = Math.max(from, row.first_seq + commands.length - 1);
+      }
+      if (rows.length < READ_BATCH) return;
+    }
+  }
+
+  /** Every journaled execution, in order (reports and the tests' exactly-once check read them). */
+  executions(visit: (row: ExecutionRow) => void): void {
+    for (const row of this.#db.prepare('SELECT executions FROM journal ORDER BY first_seq').iterate()) {
+      for (const e of JSON.parse(row.executions as string) as ExecutionRow[]) visit(e);
+    }
+  }
+
+  latestSnapshot(): StoredSnapshot | undefined {
+    const latest = this.#latestSnapshot.get() as { parts: number | null; whole: number | null };
+    if (latest.whole !== null && (latest.parts === null || latest.whole > latest.parts)) {
+      const row = this.#wholeSnapshot.get(latest.whole) as { body: string };
+      return { seq: latest.whole, parts: [row.body] };
+    }
+    if (latest.parts === null) return undefined;
+    const rows = this.#snapshotParts.all(latest.parts) as Array<{ body: string }>;
+    return { seq: latest.parts, parts: rows.map((row) => row.body) };
+  }
+}
+
+/** Writes batches, each in one transaction (one COMMIT, one fsync under synchronous=full). */
+export class JournalBatchWriter {
+  readonly #db: DatabaseSync;
+  readonly #insert: StatementSync;
+  readonly #insertPart: StatementSync;
+  readonly #pruneParts: StatementSync;
+  readonly #pruneWhole: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    ensureJournalSchema(db);
+    this.#db = db;
+    this.#insert = db.prepare(
+      'INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ?)',
+    );
+    this.#insertPart = db.prepare('INSERT OR REPLACE INTO snapshot_parts (seq, part, body) VALUES (?, ?, ?)');
+    const kept = `SELECT seq FROM (SELECT DISTINCT seq FROM snapshot_parts UNION SELECT seq FROM snapshots)
+      ORDER BY seq DESC LIMIT ${SNAPSHOTS_KEPT}`;
+    this.#pruneParts = db.prepare(`DELETE FROM snapshot_parts WHERE seq NOT IN (${kept})`);
+    this.#pruneWhole = db.prepare(`DELETE FROM snapshots WHERE seq NOT IN (${kept})`);
+  }
+
+  /** Commits the batch, or throws having rolled it back. */
+  write(batch: JournalBatch): void {
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+      if (batch.commands.length > 0) {
+        this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands, batch.executions);
+      }
+      const { snapshot } = batch;
+      if (snapshot !== undefined) {
+        snapshot.parts.forEach((body, part) => this.#insertPart.run(snapshot.seq, part, body));
+        this.#pruneParts.run();
+        this.#pruneWhole.run();
+      }
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      try {
+        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      } catch {
+        // The connection is gone (closed under us): nothing more to undo here.
+      }
+      throw error;
+    }
+  }
+}

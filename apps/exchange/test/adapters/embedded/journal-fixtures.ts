@@ -1,0 +1,25 @@
+import type { Command, Execution } from '../../../src/core/messages.ts';
+
+/** A journaled command with `n` as its time and amount. */
+export const deposit = (n: number): Command => ({
+  v: 1,
+  type: 'account.deposit',
+  at: n,
+  account: 'a',
+  cash: n,
+  shares: {},
+});
+
+export const execution = (id: number, seq: number): Execution => ({
+  id,
+  seq,
+  orderId: 1,
+  account: 'a',
+  symbol: 'AAPL',
+  side: 'buy',
+  price: 10,
+  orderType: 'limit',
+  quantity: 1,
+  counterOrderId: 2,
+  at: 5,
+});
