@@ -48,7 +48,8 @@ export interface FastWrite {
   readonly maxBodyBytes: number;
   /**
    * The answer for a parsed JSON body, or undefined to let the full route validate and answer
-   * it (nothing may have been done then). A rejection is answered as the full route would: a
+   * it (nothing may have been done then). The body is JSON.parse's, without the full route's
+   * prototype-poisoning check: take only the keys you know, and decline any other. A rejection is answered as the full route would: a
    * ProblemError as its problem, anything else as a logged 500.
    */
   write(body: unknown, principal: Principal): Promise<FastReply> | undefined;
