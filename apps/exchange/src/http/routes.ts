@@ -25,6 +25,7 @@ import {
   ordersQuerySchema,
   ordersReplySchema,
 } from './schemas.ts';
+import { addFastOrder } from './fast-order.ts';
 
 export interface ExchangeRoutesOptions {
   readonly service: ExchangeService;
@@ -77,6 +78,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
     },
     (request) => service.placeOrder(caller(request), request.body),
   );
+  addFastOrder(app, service);
 
   app.delete<{ Params: { id: number } }>(
     '/v1/order/:id',

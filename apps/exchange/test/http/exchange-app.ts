@@ -31,6 +31,8 @@ export interface ExchangeAppOptions {
   readonly listen?: boolean;
   /** The kit's failed-authentication budget per address and minute (its default otherwise). */
   readonly authFailureLimitPerMinute?: number;
+  /** false: no rate limits, and so the fast answers at the edge (as in the benchmarks). */
+  readonly rateLimitEnabled?: boolean;
 }
 
 export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise<ExchangeApp> {
@@ -40,6 +42,7 @@ export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise
     version: '0.0.0',
     logger: createLogger({ level: 'silent', name: 'test' }),
     authenticator: createAuthenticator({ secret: SECRET }),
+    ...(options.rateLimitEnabled === undefined ? {} : { rateLimitEnabled: options.rateLimitEnabled }),
     ...(options.authFailureLimitPerMinute === undefined
       ? {}
       : { authFailureLimitPerMinute: options.authFailureLimitPerMinute }),

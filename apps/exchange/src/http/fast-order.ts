@@ -1,0 +1,57 @@
+/**
+ * The request every trading client makes all the time, a limit order, answered before fastify
+ * when it is plain (see the kit's fast-routes.ts): a body the route's schema (orderBodySchema)
+ * would accept as it is, from a token already verified with the `trade` scope. It goes through
+ * the same `placeOrder` (every check, the sequencer, the journal) and is answered once durable,
+ * with the same body, status and problems as the route; anything else — a market order, a field
+ * out of range, an extra field — takes the full route, which answers it.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ExchangeService, OrderInput, OrderView } from '../service.ts';
+import { orderBodySchema } from './schemas.ts';
+
+const ORDER_URL = '/v1/order';
+/** A plain order body is well under this. */
+const MAX_PLAIN_ORDER_BYTES = 512;
+const symbolPattern = new RegExp(orderBodySchema.properties.symbol.pattern);
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+
+/** The order in the body, when the schema would take it as it is; else undefined. */
+export function plainOrder(body: unknown): OrderInput | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  let fields = 0;
+  for (const key in body) {
+    if (key !== 'symbol' && key !== 'side' && key !== 'price' && key !== 'orderType' && key !== 'quantity')
+      return undefined;
+    fields++;
+  }
+  const { symbol, side, price, orderType, quantity } = body as Record<string, unknown>;
+  if (fields !== 5 || typeof symbol !== 'string' || !symbolPattern.test(symbol)) return undefined;
+  if ((side !== 'buy' && side !== 'sell') || orderType !== 'limit') return undefined;
+  if (!isCount(price) || !isCount(quantity)) return undefined;
+  return { symbol, side, price, orderType, quantity };
+}
+
+/** The order as the route's response schema (orderSchema) writes it: its fields, in its order. */
+export function orderJson(o: OrderView): string {
+  return (
+    `{"id":${o.id},"creationTime":${o.creationTime},"symbol":${JSON.stringify(o.symbol)},` +
+    `"side":"${o.side}","price":${o.price},"orderType":"${o.orderType}","quantity":${o.quantity},` +
+    `"filledQuantity":${o.filledQuantity},"remainingQuantity":${o.remainingQuantity},"status":"${o.status}"}`
+  );
+}
+
+export function addFastOrder(app: FastifyInstance, service: ExchangeService): void {
+  app.addFastWrite({
+    route: ORDER_URL,
+    scope: 'trade',
+    maxBodyBytes: MAX_PLAIN_ORDER_BYTES,
+    write(body, principal) {
+      const order = plainOrder(body);
+      if (order === undefined) return undefined;
+      return service.placeOrder(principal.sub, order).then((placed) => ({ body: orderJson(placed) }));
+    },
+  });
+}
