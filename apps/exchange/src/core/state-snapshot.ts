@@ -172,7 +172,7 @@ export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): Ord
       if (executions === undefined)
         throw new RangeError(`snapshot: executions of unknown account ${account}`);
       for (const row of rows) executions.push(row);
-    }
+    } else throw new RangeError(`snapshot: unknown part ${text.slice(0, 40)}`);
   }
   if (head === undefined) throw new RangeError('snapshot: no parts');
   return restoreState(rules, { ...head, v: 1, engines, tapes, orders, accounts });

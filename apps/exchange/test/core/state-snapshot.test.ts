@@ -101,4 +101,5 @@ t.test('a snapshot stored whole (before parts) still restores; a bad one is refu
   const [head, ...rest] = [...snapshotParts(desk.manager, 1)];
   const stray = rest.find((p) => p.startsWith('{"executions"'))!;
   t.throws(() => restoreParts(rules(), [head!, stray]), /executions of unknown account/);
+  t.throws(() => restoreParts(rules(), [head!, '{"ledger":[]}']), /unknown part/);
 });
