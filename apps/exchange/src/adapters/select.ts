@@ -21,9 +21,8 @@ export function selectAdapters(config: ExchangeConfig, platform: PlatformConfig)
   const synchronous = platform.DATA_FSYNC ? config.EXCHANGE_JOURNAL_SYNC : 'normal';
   const db = openSqlite(file, { synchronous });
   // A commit that waits for the disk (fsync) goes to the journal's writer thread, so the event
-  // loop keeps matching meanwhile (REST p99 175 ms → 18 ms at saturation). One that does not
-  // (synchronous=normal) is cheaper inline than the hand-over: 0.64 against 0.46 of bare
-  // node:http in the REST benchmark.
+  // loop keeps matching meanwhile; one that does not (synchronous=normal) is cheaper written
+  // inline than handed over (the REST benchmark measured both: README, "Exchange over REST").
   const journal =
     synchronous === 'full' ? new WorkerJournal({ file, synchronous, reader: db }) : new SqliteJournal(db);
   return {
