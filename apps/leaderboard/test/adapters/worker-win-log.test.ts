@@ -90,3 +90,29 @@ t.test('kill -9 of the process loses no append that had resolved', async (t) => 
   const lost = acked.filter((matchId) => !known.has(matchId));
   t.same(lost, [], `all ${acked.length} acknowledged appends are in the file (${known.size} rows)`);
 });
+
+t.test('the WAL is copied back by the checkpointer, never by the group commit', async (t) => {
+  const file = join(tempDir(t, 'tessera-worker-log-'), 'wins.db');
+  const reader = openSqlite(file);
+  const log = new WorkerWinLog({ file, synchronous: 'full', reader, walCheckpointMs: 50 });
+  t.teardown(async () => {
+    await log.close();
+    reader.close();
+  });
+  for (let batch = 0; batch < 20; batch++) {
+    await Promise.all(Array.from({ length: 500 }, (_, i) => log.append(win(`p${batch}-${i}`))));
+  }
+  // The writer's own automatic checkpoint is off: its connection reports 0.
+  const { existsSync, statSync } = await import('node:fs');
+  t.ok(existsSync(`${file}-wal`) && statSync(`${file}-wal`).size > 0, 'the commits went to the WAL');
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const { rounds, frames, copied } = log.walCheckpoints;
+    if (rounds > 0 && frames > 0 && copied === frames) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const { rounds, frames, copied } = log.walCheckpoints;
+  t.ok(rounds > 0, `${rounds} checkpoint rounds`);
+  t.ok(frames > 0 && copied === frames, `every frame copied back (${copied} of ${frames})`);
+  t.equal(await log.lastSeq('2026-11'), 10_000);
+});

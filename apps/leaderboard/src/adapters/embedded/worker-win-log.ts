@@ -6,6 +6,7 @@ import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
 import { WinLogReads } from './sqlite-win-log.ts';
+import { WalCheckpointer, type WalCheckpoints } from './wal-checkpointer.ts';
 import { ensureWinSchema } from './win-batch-writer.ts';
 
 export type WinLogCommand =
@@ -35,6 +36,8 @@ export interface WorkerWinLogOptions {
   readonly synchronous: 'full' | 'normal';
   /** A connection to the same file for the reads (replay, last seq), on the event loop. */
   readonly reader: DatabaseSync;
+  /** How often the WAL is copied back into the file (default 1 s). */
+  readonly walCheckpointMs?: number;
 }
 
 // The worker is a sibling module: .ts when run from source, .js once built.
@@ -49,6 +52,7 @@ const WORKER = new URL(`./win-log-worker${extname(fileURLToPath(import.meta.url)
  */
 export class WorkerWinLog implements WinLog {
   readonly #worker: Worker;
+  readonly #checkpointer: WalCheckpointer;
   readonly #reads: WinLogReads;
   readonly #periods: Set<Period>;
   readonly #waiting = new Map<number, (reply: WinLogReply) => void>();
@@ -69,6 +73,11 @@ export class WorkerWinLog implements WinLog {
     this.#worker = new Worker(WORKER, {
       workerData: { file: options.file, synchronous: options.synchronous },
     });
+    this.#checkpointer = new WalCheckpointer(
+      options.file,
+      options.synchronous,
+      options.walCheckpointMs ?? 1000,
+    );
     this.#worker.on('message', (reply: WinLogReply) => {
       const waiter = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
@@ -89,6 +98,11 @@ export class WorkerWinLog implements WinLog {
         setImmediate(() => this.#send());
       }
     });
+  }
+
+  /** How the WAL's checkpoints went (tests, diagnostics). */
+  get walCheckpoints(): WalCheckpoints {
+    return this.#checkpointer.stats;
   }
 
   read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]> {
@@ -112,6 +126,7 @@ export class WorkerWinLog implements WinLog {
     }
     if (this.#failed === undefined) await this.#request({ id: 0, kind: 'close' });
     await this.#worker.terminate();
+    await this.#checkpointer.close();
   }
 
   /** Hands everything queued to the worker as one batch; the next goes when it answers. */
