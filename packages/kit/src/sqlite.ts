@@ -50,3 +50,5 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
     throw error;
   }
 }
+
+export { WalCheckpointer, type WalCheckpoints } from './sqlite-wal-checkpointer.ts';

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { openSqlite, type PlatformConfig } from '@tessera/kit';
+import { WalCheckpointer } from '@tessera/kit/sqlite';
 import type { ExchangeConfig } from '../config.ts';
 import type { Journal } from '../ports.ts';
 import { SqliteJournal } from './embedded/sqlite-journal.ts';
@@ -25,10 +26,15 @@ export function selectAdapters(config: ExchangeConfig, platform: PlatformConfig)
   // inline than handed over (the REST benchmark measured both: README, "Exchange over REST").
   const journal =
     synchronous === 'full' ? new WorkerJournal({ file, synchronous, reader: db }) : new SqliteJournal(db);
+  // The WAL is copied back into the file on a thread of its own, never inside a group commit
+  // (the writer thread turns its automatic checkpoint off; the inline writer is this connection).
+  if (synchronous !== 'full') db.exec('PRAGMA wal_autocheckpoint = 0');
+  const checkpointer = new WalCheckpointer(file, synchronous, 1000);
   return {
     journal,
     async close() {
       await journal.close();
+      await checkpointer.close();
       db.close();
     },
   };

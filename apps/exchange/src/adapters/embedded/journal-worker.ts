@@ -11,6 +11,8 @@ import type { JournalCommand, JournalReply } from './worker-journal.ts';
 
 const { file, synchronous } = workerData as { file: string; synchronous: 'full' | 'normal' };
 const db = openSqlite(file, { synchronous });
+// Never inside a group commit: the adapters' WalCheckpointer copies the WAL back on its own thread.
+db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new JournalBatchWriter(db);
 
 parentPort?.on('message', (command: JournalCommand) => {

@@ -13,7 +13,7 @@ import type { WinLogCommand, WinLogReply } from './worker-win-log.ts';
 
 const { file, synchronous } = workerData as { file: string; synchronous: 'full' | 'normal' };
 const db = openSqlite(file, { synchronous });
-// Never inside a group commit: WalCheckpointer copies the WAL back from a thread of its own.
+// Never inside a group commit: the kit's WalCheckpointer copies the WAL back from a thread of its own.
 db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new WinBatchWriter(db);
 

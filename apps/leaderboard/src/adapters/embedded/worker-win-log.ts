@@ -6,7 +6,7 @@ import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
 import { WinLogReads } from './sqlite-win-log.ts';
-import { WalCheckpointer, type WalCheckpoints } from './wal-checkpointer.ts';
+import { WalCheckpointer, type WalCheckpoints } from '@tessera/kit/sqlite';
 import { ensureWinSchema } from './win-batch-writer.ts';
 
 export type WinLogCommand =

@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 // The worker is a sibling module: .ts when run from source, .js once built.
-const WORKER = new URL(`./wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+const WORKER = new URL(
+  `./sqlite-wal-checkpoint-worker${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
 
 export interface WalCheckpoints {
   /** Rounds run, and the WAL's frames at the last one (all copied back when equal to `copied`). */
@@ -13,8 +16,9 @@ export interface WalCheckpoints {
 }
 
 /**
- * The win log's WAL checkpoints on a thread of their own (see wal-checkpoint-worker.ts); the
- * writer's connection has its automatic checkpoint turned off.
+ * A SQLite file's WAL checkpoints on a thread of their own (see sqlite-wal-checkpoint-worker.ts),
+ * for a writer whose connection has its automatic checkpoint turned off
+ * (`PRAGMA wal_autocheckpoint = 0`).
  */
 export class WalCheckpointer {
   readonly #worker: Worker;

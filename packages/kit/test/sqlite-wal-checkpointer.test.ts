@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { openSqlite, WalCheckpointer } from '../src/sqlite.ts';
+
+t.test('a writer without automatic checkpoints has its WAL copied back by the checkpointer', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-wal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'x.db');
+  const db = openSqlite(file, { synchronous: 'normal' });
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)');
+  const insert = db.prepare('INSERT INTO t (b) VALUES (?)');
+  for (let i = 0; i < 200; i++) {
+    db.exec('BEGIN');
+    for (let j = 0; j < 50; j++) insert.run('x'.repeat(100));
+    db.exec('COMMIT');
+  }
+  const fileBefore = statSync(file).size;
+  t.ok(statSync(`${file}-wal`).size > 1_000_000, 'the commits stayed in the WAL');
+  const checkpointer = new WalCheckpointer(file, 'normal', 20);
+  t.teardown(() => checkpointer.close());
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const { frames, copied } = checkpointer.stats;
+    if (frames > 0 && copied === frames) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const { rounds, frames, copied } = checkpointer.stats;
+  t.ok(
+    rounds > 0 && frames > 0 && copied === frames,
+    `${copied} of ${frames} frames copied in ${rounds} rounds`,
+  );
+  t.ok(statSync(file).size > fileBefore + 1_000_000, 'the rows are in the database file now');
+  t.equal((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n, 10_000);
+  db.close();
+});
