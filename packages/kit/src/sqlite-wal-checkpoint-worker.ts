@@ -15,13 +15,15 @@ const { file, synchronous, intervalMs } = workerData as {
   intervalMs: number;
 };
 const db = openSqlite(file, { synchronous });
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => {
-  const result = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as {
-    busy: number;
-    log: number;
-    checkpointed: number;
-  };
-  parentPort?.postMessage({ kind: 'checkpointed', log: result.log, checkpointed: result.checkpointed });
+  try {
+    const result = checkpoint.get() as { busy: number; log: number; checkpointed: number };
+    parentPort?.postMessage({ kind: 'checkpointed', log: result.log, checkpointed: result.checkpointed });
+  } catch (error) {
+    // A failed round (the disk, a lock held too long) is the next round's to retry.
+    parentPort?.postMessage({ kind: 'failed', message: String(error) });
+  }
 }, intervalMs);
 
 parentPort?.on('message', (command: { kind: 'close' }) => {

@@ -13,6 +13,9 @@ export interface WalCheckpoints {
   readonly rounds: number;
   readonly frames: number;
   readonly copied: number;
+  /** Rounds that failed (each retried by the next), and the last failure. */
+  readonly failures: number;
+  readonly lastFailure?: string;
 }
 
 /**
@@ -22,21 +25,30 @@ export interface WalCheckpoints {
  */
 export class WalCheckpointer {
   readonly #worker: Worker;
-  #stats: WalCheckpoints = { rounds: 0, frames: 0, copied: 0 };
+  #stats: WalCheckpoints = { rounds: 0, frames: 0, copied: 0, failures: 0 };
 
   constructor(file: string, synchronous: 'full' | 'normal', intervalMs: number) {
     this.#worker = new Worker(WORKER, { workerData: { file, synchronous, intervalMs } });
-    this.#worker.on('message', (message: { kind: string; log?: number; checkpointed?: number }) => {
-      if (message.kind !== 'checkpointed') return;
-      this.#stats = {
-        rounds: this.#stats.rounds + 1,
-        frames: message.log ?? 0,
-        copied: message.checkpointed ?? 0,
-      };
+    this.#worker.on(
+      'message',
+      (message: { kind: string; log?: number; checkpointed?: number; message?: string }) => {
+        if (message.kind === 'checkpointed') {
+          this.#stats = {
+            ...this.#stats,
+            rounds: this.#stats.rounds + 1,
+            frames: message.log ?? 0,
+            copied: message.checkpointed ?? 0,
+          };
+        } else if (message.kind === 'failed') {
+          this.#stats = { ...this.#stats, failures: this.#stats.failures + 1, lastFailure: message.message };
+        }
+      },
+    );
+    // A worker that died (it cannot open the file) leaves the WAL to grow until the next start,
+    // whose checkpoint copies it back: nothing is lost. Counted, not thrown at the process.
+    this.#worker.on('error', (error: Error) => {
+      this.#stats = { ...this.#stats, failures: this.#stats.failures + 1, lastFailure: error.message };
     });
-    // A failed round is the next round's to retry; a worker that died leaves the WAL to grow
-    // until the next start, whose checkpoint copies it back: nothing is lost either way.
-    this.#worker.on('error', () => undefined);
   }
 
   get stats(): WalCheckpoints {

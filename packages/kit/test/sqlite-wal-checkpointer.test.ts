@@ -32,6 +32,7 @@ t.test('a writer without automatic checkpoints has its WAL copied back by the ch
     rounds > 0 && frames > 0 && copied === frames,
     `${copied} of ${frames} frames copied in ${rounds} rounds`,
   );
+  t.equal(checkpointer.stats.failures, 0, 'no round failed');
   t.ok(statSync(file).size > fileBefore + 1_000_000, 'the rows are in the database file now');
   t.equal((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n, 10_000);
   db.close();
