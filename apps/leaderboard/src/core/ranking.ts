@@ -20,6 +20,8 @@ export interface RankingOptions {
   readonly denseScores?: number;
   /** Players per block of the rank order. */
   readonly blockSize?: number;
+  /** From this many players placed at once, they are merged in bulk (a test sets it low). */
+  readonly bulkPlacement?: number;
 }
 
 /** 2^20: a month of 1-point wins never leaves the dense range; its tree grows with the top score. */
@@ -51,9 +53,10 @@ export class Ranking {
   #highCount = 0;
   readonly #seqs = new SeqColumn();
   readonly #changed = new ChangedSet();
-  /** Scores of restored players not yet placed in the order (by handle - #order.size). */
+  /** Scores of players not yet placed in the order (by handle - #order.size): restored or new. */
   #pendingScores: Float64Array | undefined;
   #appliedSeq = 0;
+  readonly #bulkPlacement: number;
   /**
    * The top list, kept until a win moves a player into or out of it: the hottest read, and at
    * scale almost no win changes it. (A player placed below it cannot change its ranks either:
@@ -65,6 +68,7 @@ export class Ranking {
     this.tieBreak = tieBreak;
     this.#order = new RankOrder(options.blockSize);
     this.#low = new ScoreCounts(options.denseScores ?? DENSE_SCORES);
+    this.#bulkPlacement = options.bulkPlacement ?? BULK_PLACEMENT;
   }
 
   /** Number of players with a score. */
@@ -84,21 +88,30 @@ export class Ranking {
       this.#order.byteLength +
       this.#low.byteLength +
       (this.#high?.byteLength ?? 0) +
+      (this.#pendingScores?.byteLength ?? 0) +
       this.#seqs.byteLength +
       this.#changed.byteLength
     );
   }
 
-  /** Adds `points` to the player's score (a new player starts at 0). Returns false for a redelivered win. */
+  /**
+   * Adds `points` to the player's score (a new player starts at 0). Returns false for a redelivered
+   * win. A player met for the first time is placed in the order at the next read, together with
+   * every other player met since: a replay of the log places millions at once (see #placePending).
+   */
   apply(seq: number, userId: string, points: number): boolean {
-    this.#placeRestored();
+    const placed = this.#order.size;
+    const known = this.#ids.size;
     const handle = this.#ids.intern(userId);
-    let score = 0;
-    if (handle < this.#order.size) {
+    if (handle < placed) {
       if (seq <= this.#seqs.get(handle)) return false;
-      score = this.#take(handle);
+      this.#place(handle, this.#take(handle) + points, seq);
+    } else if (handle < known) {
+      if (seq <= this.#seqs.get(handle)) return false;
+      this.#pendingScores![handle - placed]! += points;
+    } else {
+      this.#setPendingScore(handle - placed, points);
     }
-    this.#place(handle, score + points, seq);
     this.#seqs.set(handle, seq);
     this.#changed.add(handle);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
@@ -115,21 +128,19 @@ export class Ranking {
       this.#take(handle);
       this.#place(handle, entry.score, entry.seq);
     } else {
-      const pending = handle - this.#order.size;
-      this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(1024), pending + 1);
-      this.#pendingScores[pending] = entry.score;
+      this.#setPendingScore(handle - this.#order.size, entry.score);
     }
     this.#seqs.set(handle, entry.seq);
   }
 
   /** Marks the ranking as holding every win up to `seq` (after a restore). */
   restoredUpTo(seq: number): void {
-    this.#placeRestored();
+    this.#placePending();
     this.#appliedSeq = Math.max(this.#appliedSeq, seq);
   }
 
   standing(userId: string): Standing | undefined {
-    this.#placeRestored();
+    this.#placePending();
     const handle = this.#ids.handleOf(userId);
     if (handle < 0) return undefined;
     const position = this.#order.positionOf(handle);
@@ -139,8 +150,8 @@ export class Ranking {
 
   /** Up to `limit` players from position `offset` (0-based), best first. */
   top(offset: number, limit: number): Standing[] {
+    this.#placePending();
     if (offset === 0 && limit <= TOP_LIST_SIZE) {
-      this.#placeRestored();
       this.#topList ??= this.#walked(0, TOP_LIST_SIZE);
       return this.#topList.slice(0, limit);
     }
@@ -157,7 +168,7 @@ export class Ranking {
 
   /** The player with up to `n` players above and `n` below, in rank order; undefined for an unknown player. */
   around(userId: string, n: number): Standing[] | undefined {
-    this.#placeRestored();
+    this.#placePending();
     const handle = this.#ids.handleOf(userId);
     if (handle < 0) return undefined;
     const position = this.#order.positionOf(handle);
@@ -167,6 +178,7 @@ export class Ranking {
 
   /** Every player in rank order, with rank; stops early when `visit` returns false. */
   forEachStanding(visit: (standing: Standing, seq: number) => boolean | void): void {
+    this.#placePending();
     this.#walk(0, this.size, (handle, score, rank) =>
       visit({ userId: this.#ids.idOf(handle), score, rank }, this.#seqs.get(handle)),
     );
@@ -182,10 +194,12 @@ export class Ranking {
 
   /** The current saved form of a player taken from `takeChanges`. */
   entryOf(handle: number): RankingEntry {
-    this.#placeRestored();
+    // A player not placed yet keeps their score apart: a checkpoint during a long replay reads it
+    // there instead of placing everyone met so far.
+    const placed = this.#order.size;
     return {
       userId: this.#ids.idOf(handle),
-      score: this.#scoreOf(handle, -1),
+      score: handle < placed ? this.#scoreOf(handle, -1) : this.#pendingScores![handle - placed]!,
       seq: this.#seqs.get(handle),
     };
   }
@@ -205,7 +219,6 @@ export class Ranking {
     limit: number,
     visit: (handle: number, score: number, rank: number) => boolean | void,
   ): void {
-    this.#placeRestored();
     const end = Math.min(this.#order.size, offset + limit);
     if (offset >= end) return;
     let position = offset;
@@ -320,17 +333,110 @@ export class Ranking {
     return lo;
   }
 
-  /** Places the restored players, in seq order, so that equal scores keep the order of the log. */
-  #placeRestored(): void {
+  #setPendingScore(pending: number, score: number): void {
+    this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(1024), pending + 1);
+    this.#pendingScores[pending] = score;
+  }
+
+  /**
+   * Places the players met or restored since the last read. A few are placed one by one, in seq
+   * order, so that equal scores keep the order of the log. Many (a rebuild, a restore, a long
+   * replay) are sorted into rank order and merged with the placed players, and the order and the
+   * counts are built again in one pass: O(players) instead of one block move per player.
+   */
+  #placePending(): void {
     const first = this.#order.size;
     const count = this.#ids.size - first;
     if (count === 0) return;
     const scores = this.#pendingScores!;
     this.#pendingScores = undefined;
-    const handles = new Int32Array(count);
-    for (let i = 0; i < count; i++) handles[i] = first + i;
     const seqs = new Float64Array(count);
     for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(first + i);
-    for (const i of sortedBySeq(seqs)) this.#place(first + i, scores[i]!, seqs[i]!);
+    const bySeq = sortedBySeq(seqs);
+    if (count < this.#bulkPlacement) {
+      for (const i of bySeq) this.#place(first + i, scores[i]!, seqs[i]!);
+      return;
+    }
+    this.#placeAll(first, this.#rankOrdered(first, bySeq, scores), scores);
   }
+
+  /**
+   * The pending players (handles first + i) in rank order: score descending, then seq ascending.
+   * `bySeq` is already in seq order, so a stable counting sort by score finishes it; scores past
+   * the dense range (rare) are sorted apart and go first.
+   */
+  #rankOrdered(first: number, bySeq: Uint32Array, scores: Float64Array): Int32Array {
+    const limit = this.#low.limit;
+    let topScore = 0;
+    const high: number[] = [];
+    for (const i of bySeq) {
+      const score = scores[i]!;
+      if (score >= limit) high.push(i);
+      else if (score > topScore) topScore = score;
+    }
+    const starts = new Int32Array(topScore + 1);
+    for (const i of bySeq) if (scores[i]! < limit) starts[scores[i]!]!++;
+    // Each score's run starts after the high scores and every higher dense score.
+    let next = high.length;
+    for (let score = topScore; score >= 0; score--) {
+      const players = starts[score]!;
+      starts[score] = next;
+      next += players;
+    }
+    const ordered = new Int32Array(bySeq.length);
+    high.sort((a, b) => scores[b]! - scores[a]!); // stable: equal scores keep seq order
+    high.forEach((i, at) => (ordered[at] = first + i));
+    for (const i of bySeq) if (scores[i]! < limit) ordered[starts[scores[i]!]!++] = first + i;
+    return ordered;
+  }
+
+  /** Merges the rank-ordered pending players with the placed ones; builds the order and counts again. */
+  #placeAll(first: number, pending: Int32Array, scores: Float64Array): void {
+    const placed = new Int32Array(first);
+    const placedScores = new Float64Array(first);
+    let n = 0;
+    this.#walk(0, first, (handle, score) => {
+      placed[n] = handle;
+      placedScores[n++] = score;
+    });
+    const merged = new Int32Array(first + pending.length);
+    const scoreOf = (handle: number): number => scores[handle - first]!;
+    let a = 0;
+    let b = 0;
+    for (let out = 0; out < merged.length; out++) {
+      const takePlaced =
+        b === pending.length ||
+        (a < first &&
+          (placedScores[a]! > scoreOf(pending[b]!) ||
+            (placedScores[a] === scoreOf(pending[b]!) &&
+              this.#seqs.get(placed[a]!) < this.#seqs.get(pending[b]!))));
+      merged[out] = takePlaced ? placed[a++]! : pending[b++]!;
+    }
+    const denseCounts = new Int32Array(Math.min(this.#low.limit, maxDense(scores, this.#low.limit) + 1));
+    for (const handle of pending) {
+      const score = scoreOf(handle);
+      if (score < this.#low.limit) denseCounts[score]!++;
+      else {
+        this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
+        this.#high[handle] = score;
+        this.#highCount++;
+      }
+    }
+    this.#low.addAll(denseCounts);
+    this.#order.load(merged);
+    this.#topList = undefined;
+  }
+}
+
+/**
+ * From this many players placed at once, a merge (O(players)) beats placing them one by one: at
+ * scale, a few thousand block moves cost about one pass over the order.
+ */
+const BULK_PLACEMENT = 4096;
+
+/** The highest score below `limit` in `scores` (0 when none). */
+function maxDense(scores: Float64Array, limit: number): number {
+  let top = 0;
+  for (const score of scores) if (score < limit && score > top) top = score;
+  return top;
 }

@@ -43,6 +43,28 @@ export class ScoreCounts {
     for (let i = score + 1; i < tree.length; i += i & -i) tree[i]! += delta;
   }
 
+  /**
+   * Adds `counts[score]` players at each score (a bulk placement): the counts are summed and the
+   * tree is built again from them, in O(scores) instead of O(players · log scores).
+   */
+  addAll(counts: Int32Array): void {
+    let highest = counts.length - 1;
+    while (highest >= 0 && counts[highest] === 0) highest--;
+    if (highest < 0) return;
+    if (highest >= this.#counts.length) this.#grow(highest);
+    const own = this.#counts;
+    const tree = this.#tree;
+    for (let score = 0; score <= highest; score++) {
+      own[score]! += counts[score]!;
+      this.#total += counts[score]!;
+    }
+    for (let i = 1; i < tree.length; i++) tree[i] = own[i - 1]!;
+    for (let i = 1; i < tree.length; i++) {
+      const parent = i + (i & -i);
+      if (parent < tree.length) tree[parent]! += tree[i]!;
+    }
+  }
+
   /** Players with a score strictly below `score`. */
   countBelow(score: number): number {
     const tree = this.#tree;

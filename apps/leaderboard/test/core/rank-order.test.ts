@@ -3,17 +3,26 @@ import t from 'tap';
 import { RankOrder } from '../../src/core/rank-order.ts';
 
 t.test(
-  'inserts and removals at any position agree with an array (tiny blocks split, merge and drop)',
+  'inserts, removals and whole loads agree with an array (tiny blocks split, merge and drop)',
   async (t) => {
     const seed = Number(process.env.PROPERTY_SEED ?? 20261122);
-    const op = fc.tuple(fc.boolean(), fc.nat(), fc.nat());
+    const op = fc.tuple(fc.boolean(), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 30 }));
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 16 }), fc.array(op, { maxLength: 300 }), (blockSize, ops) => {
         const order = new RankOrder(blockSize);
         const model: number[] = [];
         let next = 0;
-        for (const [insert, a, b] of ops) {
-          if (insert || model.length === 0) {
+        for (const [insert, a, b, load] of ops) {
+          if (load === 0) {
+            // A bulk placement: the same handles in a new order, plus a few new ones.
+            const rotated = [
+              ...model.slice(a % (model.length + 1)),
+              ...model.slice(0, a % (model.length + 1)),
+            ];
+            for (let i = 0; i < b % 5; i++) rotated.push(next++);
+            model.splice(0, model.length, ...rotated);
+            order.load(Int32Array.from(model));
+          } else if (insert || model.length === 0) {
             const position = a % (model.length + 1);
             order.insert(position, next);
             model.splice(position, 0, next++);
@@ -44,6 +53,25 @@ t.test(
     t.pass('300 random operation streams agree');
   },
 );
+
+t.test('a load fills whole blocks, past the 2-byte block numbers', async (t) => {
+  const order = new RankOrder(4, 8);
+  const handles = Int32Array.from({ length: 4 * 20 + 3 }, (_, i) => (i * 37) % 83);
+  order.load(handles);
+  t.equal(order.size, handles.length);
+  t.equal(order.fill, handles.length / (21 * 4));
+  for (const [position, handle] of handles.entries()) {
+    if (order.positionOf(handle) !== position) t.fail(`positionOf(${handle})`);
+    if (order.at(position) !== handle) t.fail(`at(${position})`);
+  }
+  order.insert(5, 1000);
+  t.equal(order.positionOf(1000), 5);
+  t.equal(order.remove(handles[82]!), 83);
+  order.load(new Int32Array(0));
+  t.equal(order.size, 0);
+  order.insert(0, 7);
+  t.equal(order.at(0), 7);
+});
 
 t.test('a rebuild (players arriving at the end of their score run) leaves full blocks behind', async (t) => {
   const blockSize = 64;

@@ -123,6 +123,37 @@ t.test('restore from saved entries plus replay equals a straight run', async (t)
   t.equal(restored.appliedSeq, 200);
 });
 
+t.test('players met since the last read are saved with their scores before they are placed', async (t) => {
+  const ranking = new Ranking('shared');
+  ranking.apply(1, 'a', 5);
+  t.same(ranking.standing('a'), { userId: 'a', score: 5, rank: 1 });
+  ranking.takeChanges();
+  // No read after these: b and c wait to be placed; a is placed and moves at once.
+  ranking.apply(2, 'b', 3);
+  ranking.apply(3, 'c', 2);
+  ranking.apply(4, 'b', 4);
+  ranking.apply(5, 'a', 1);
+  t.equal(ranking.apply(4, 'b', 4), false, 'a redelivered win of a waiting player is dropped');
+  t.equal(ranking.size, 3);
+  const entries = [...ranking.takeChanges()].map((handle) => ranking.entryOf(handle));
+  t.same(
+    entries.sort((x, y) => x.userId.localeCompare(y.userId)),
+    [
+      { userId: 'a', score: 6, seq: 5 },
+      { userId: 'b', score: 7, seq: 4 },
+      { userId: 'c', score: 2, seq: 3 },
+    ],
+  );
+  t.same(
+    ranking.top(0, 10).map((s) => [s.userId, s.score, s.rank]),
+    [
+      ['b', 7, 1],
+      ['a', 6, 2],
+      ['c', 2, 3],
+    ],
+  );
+});
+
 t.test(
   'takeChanges hands over each changed player once, then nothing; markChanged gives them back',
   async (t) => {

@@ -2,7 +2,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
-import { toWin, WinBatchWriter, type WinRow } from './win-batch-writer.ts';
+import { WinBatchWriter } from './win-batch-writer.ts';
 
 const READ_BATCH = 10_000;
 
@@ -75,23 +75,36 @@ export class SqliteWinLog implements WinLog {
   }
 }
 
+/** A row of the replay query: seq, user_id, points, match_id, at. */
+type WinColumns = [number, string, number, string | null, number];
+
 /** The read side of the win log, on any connection to wins.db (WAL: it sees every commit). */
 export class WinLogReads {
   readonly #readPeriod: StatementSync;
   readonly #lastSeqOf: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.#readPeriod = db.prepare('SELECT * FROM wins WHERE period = ? AND seq > ? ORDER BY seq LIMIT ?');
+    // Rows as arrays of the columns a Win needs: a replay reads millions, and named rows cost a
+    // third more to build (the period is the one asked for).
+    this.#readPeriod = db.prepare(
+      'SELECT seq, user_id, points, match_id, at FROM wins WHERE period = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
+    this.#readPeriod.setReturnArrays(true);
     this.#lastSeqOf = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM wins WHERE period = ?');
   }
 
   async *read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]> {
     let from = afterSeq;
     for (;;) {
-      const rows = this.#readPeriod.all(period, from, READ_BATCH) as unknown as WinRow[];
+      const rows = this.#readPeriod.all(period, from, READ_BATCH) as unknown as WinColumns[];
       if (rows.length === 0) return;
-      yield rows.map(toWin);
-      from = rows[rows.length - 1]!.seq;
+      const wins = new Array<Win>(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const [seq, userId, points, matchId, at] = rows[i]!;
+        wins[i] = { seq, period, userId, points, matchId: matchId ?? undefined, at };
+      }
+      yield wins;
+      from = wins[wins.length - 1]!.seq;
       // Let requests in between batches of a long replay.
       await new Promise((resolve) => setImmediate(resolve));
     }
