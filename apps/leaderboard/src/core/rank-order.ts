@@ -10,9 +10,10 @@ import { grown } from './typed-arrays.ts';
  * is the order of arrival. `blockOf` (2 bytes per player while there are < 65,536 blocks, then 4)
  * says which block holds a player; the offset in the block is found by `indexOf`, a native scan.
  *
- * Block ids are dense (a dropped block's id is given to the last block), and `sequence` lists
- * them in rank order. Splitting or dropping a block rebuilds the sequence's index and Fenwick
- * tree in O(blocks); that happens once per ~blockSize/2 inserts.
+ * Block ids are dense (a dropped block's id is given to a block past the new count), and
+ * `sequence` lists them in rank order. Splitting a block (unless an empty one follows it) or
+ * dropping the empty ones rebuilds the sequence's index and Fenwick tree in O(blocks); that
+ * happens once per ~blockSize/2 inserts at most.
  */
 export class RankOrder {
   readonly #blockSize: number;
@@ -28,6 +29,8 @@ export class RankOrder {
   /** The highest power of two ≤ the number of blocks: the first step of a Fenwick descent. */
   #topStep = 0;
   #count = 0;
+  /** Blocks of size 0 still in the sequence (see #compact). */
+  #emptyBlocks = 0;
 
   readonly #narrowBlocks: number;
 
@@ -115,6 +118,7 @@ export class RankOrder {
       for (const handle of items) this.#blockOf[handle] = id;
     }
     this.#count = handles.length;
+    this.#emptyBlocks = 0;
     this.#reindex();
   }
 
@@ -215,6 +219,19 @@ export class RankOrder {
   #split(index: number, at: number): number {
     const size = this.#blockSize;
     const id = this.#sequence[index]!;
+    const successor = index + 1 < this.#blocks.length ? this.#sequence[index + 1]! : -1;
+    if (successor >= 0 && this.#sizes[successor] === 0) {
+      // An empty block already follows: the items move there, and no block is re-indexed.
+      const to = this.#blocks[successor]!;
+      to.set(this.#blocks[id]!.subarray(at, size));
+      for (let i = 0; i < size - at; i++) this.#blockOf[to[i]!] = successor;
+      this.#sizes[id] = at;
+      this.#sizes[successor] = size - at;
+      this.#add(index, at - size);
+      this.#add(index + 1, size - at);
+      this.#emptyBlocks--;
+      return at;
+    }
     const fresh = this.#appendBlock();
     const from = this.#blocks[id]!;
     const to = this.#blocks[fresh]!;
@@ -230,44 +247,66 @@ export class RankOrder {
   }
 
   /**
-   * Keeps blocks reasonably full: an empty block is dropped, and a block that fits, with its
-   * successor, into three quarters of a block takes the successor's items.
+   * Keeps blocks reasonably full: a block that fits, with its successor, into three quarters of a
+   * block takes the successor's items. A block left empty stays in the sequence (a split next to
+   * it reuses it) until the empty blocks are an eighth of all; then one pass drops them. Dropping
+   * each at once re-indexed every block, O(blocks) for every few hundred removals.
    */
   #compact(index: number): void {
     const id = this.#sequence[index]!;
     const n = this.#blocks.length;
     if (n === 1) return;
-    if (this.#sizes[id] === 0) {
-      this.#drop(index);
+    const size = this.#sizes[id]!;
+    if (size === 0) {
+      this.#emptied();
       return;
     }
     if (index + 1 >= n) return;
     const next = this.#sequence[index + 1]!;
-    const size = this.#sizes[id]!;
     const nextSize = this.#sizes[next]!;
-    if (size + nextSize > (this.#blockSize >>> 2) * 3) return;
+    if (nextSize === 0 || size + nextSize > (this.#blockSize >>> 2) * 3) return;
     const block = this.#blocks[id]!;
     block.set(this.#blocks[next]!.subarray(0, nextSize), size);
     for (let i = size; i < size + nextSize; i++) this.#blockOf[block[i]!] = id;
     this.#sizes[id] = size + nextSize;
     this.#sizes[next] = 0;
-    this.#drop(index + 1);
+    this.#add(index, nextSize);
+    this.#add(index + 1, -nextSize);
+    this.#emptied();
   }
 
-  /** Removes the (empty) block at `index`; the last block id takes its id. */
-  #drop(index: number): void {
-    const id = this.#sequence[index]!;
+  #emptied(): void {
+    if (++this.#emptyBlocks > (this.#blocks.length >>> 3) + 2) this.#dropEmpty();
+  }
+
+  /**
+   * Drops every empty block from the sequence; the kept blocks whose ids are past the new count
+   * move into the freed ids below it (each move rewrites its items' `blockOf`).
+   */
+  #dropEmpty(): void {
     const n = this.#blocks.length;
-    this.#sequence.copyWithin(index, index + 1, n);
-    const last = n - 1;
-    if (id !== last) {
-      this.#blocks[id] = this.#blocks[last]!;
-      this.#sizes[id] = this.#sizes[last]!;
-      const block = this.#blocks[id];
-      for (let i = 0; i < this.#sizes[id]; i++) this.#blockOf[block[i]!] = id;
-      this.#sequence[this.#indexOf[last]! > index ? this.#indexOf[last]! - 1 : this.#indexOf[last]!] = id;
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const id = this.#sequence[i]!;
+      if (this.#sizes[id]! > 0) this.#sequence[kept++] = id;
     }
-    this.#blocks.pop();
+    if (kept === 0) this.#sequence[kept++] = 0; // an empty order keeps one block
+    const used = new Uint8Array(n);
+    for (let i = 0; i < kept; i++) used[this.#sequence[i]!] = 1;
+    let free = 0;
+    for (let i = 0; i < kept; i++) {
+      const id = this.#sequence[i]!;
+      if (id < kept) continue;
+      while (used[free] === 1) free++;
+      used[free] = 1;
+      this.#blocks[free] = this.#blocks[id]!;
+      this.#sizes[free] = this.#sizes[id]!;
+      const block = this.#blocks[free];
+      for (let k = 0; k < this.#sizes[free]; k++) this.#blockOf[block[k]!] = free;
+      this.#sequence[i] = free;
+    }
+    this.#blocks.length = kept;
+    this.#emptyBlocks = 0;
     this.#reindex();
   }
 

@@ -56,6 +56,8 @@ export class Ranking {
   /** Scores of players not yet placed in the order (by handle - #order.size): restored or new. */
   #pendingScores: Float64Array | undefined;
   #appliedSeq = 0;
+  /** The highest seq of any player placed in the order so far (they may have moved on since). */
+  #placedSeq = -Infinity;
   readonly #bulkPlacement: number;
   /**
    * The top list, kept until a win moves a player into or out of it: the hottest read, and at
@@ -303,8 +305,14 @@ export class Ranking {
   /**
    * Positions `from` … `to` - 1 hold players of one score in seq order: the position before the
    * first whose seq is above `seq`. Wins mostly come in log order, so the end is checked first.
+   * Every placement passes here (or through #placeAll), which keeps #placedSeq.
    */
   #inSeqOrder(from: number, to: number, seq: number): number {
+    // Newer than every placed player's win (the common case): the end, without reading the order.
+    if (seq > this.#placedSeq) {
+      this.#placedSeq = seq;
+      return to;
+    }
     if (from === to || this.#seqs.get(this.#order.at(to - 1)) < seq) return to;
     let lo = from;
     let hi = to - 1;
@@ -423,6 +431,7 @@ export class Ranking {
       }
     }
     this.#low.addAll(denseCounts);
+    for (const handle of pending) this.#placedSeq = Math.max(this.#placedSeq, this.#seqs.get(handle));
     this.#order.load(merged);
     this.#topList = undefined;
   }

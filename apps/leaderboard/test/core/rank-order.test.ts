@@ -73,6 +73,38 @@ t.test('a load fills whole blocks, past the 2-byte block numbers', async (t) => 
   t.equal(order.at(0), 7);
 });
 
+t.test('emptied blocks are dropped together, and the blocks past the new count take their ids', async (t) => {
+  const order = new RankOrder(4);
+  const model: number[] = [];
+  for (let handle = 0; handle < 160; handle++) {
+    order.insert(handle, handle);
+    model.push(handle);
+  }
+  // Empty the first blocks (low ids) and every other later one: the drop moves high ids down.
+  for (const handle of [...model]) {
+    if (handle < 48 || (handle >= 100 && handle % 8 < 4)) {
+      t.equal(order.remove(handle), model.indexOf(handle));
+      model.splice(model.indexOf(handle), 1);
+    }
+  }
+  order.insert(3, 1000);
+  model.splice(3, 0, 1000);
+  order.insert(model.length, 1001);
+  model.push(1001);
+  const walked: number[] = [];
+  order.forEachFrom(0, (handle) => walked.push(handle) > 0);
+  t.same(walked, model);
+  for (const [position, handle] of model.entries()) {
+    if (order.positionOf(handle) !== position) t.fail(`positionOf(${handle})`);
+    if (order.at(position) !== handle) t.fail(`at(${position})`);
+  }
+  t.ok(order.fill > 0.5, `blocks ${(order.fill * 100).toFixed(0)} % full after the drops`);
+  for (const handle of [...model]) order.remove(handle);
+  t.equal(order.size, 0);
+  order.insert(0, 5);
+  t.equal(order.at(0), 5);
+});
+
 t.test('a rebuild (players arriving at the end of their score run) leaves full blocks behind', async (t) => {
   const blockSize = 64;
   const order = new RankOrder(blockSize);
