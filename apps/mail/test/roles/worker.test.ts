@@ -44,7 +44,9 @@ t.test('a job whose store keeps failing is retried with back-off, then given up 
   const store = mail.ports.metadata;
   const failing = new Proxy(store, {
     get: (target, name: keyof MetadataStore) =>
-      name === 'insertMessage' ? () => Promise.reject(new Error('disk full')) : target[name].bind(target),
+      name === 'insertMessage' || name === 'fileCopies'
+        ? () => Promise.reject(new Error('disk full'))
+        : target[name].bind(target),
   });
   const errors: unknown[] = [];
   const worker = createWorker({

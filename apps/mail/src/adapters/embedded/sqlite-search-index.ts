@@ -2,6 +2,8 @@
  * The embedded search index: FTS5 over subject, body and addresses, with the filters
  * (unread, attachment, dates) on a plain table beside it. Each user's documents carry an
  * owner token that every MATCH requires, so a query only ever walks that user's postings.
+ * Upserts and removals go through a group commit: those of one event-loop turn share a
+ * transaction (and FTS5 writes one segment for them, not one each).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
@@ -9,6 +11,7 @@ import type { Address } from '../../core/address.ts';
 import type { SearchDocument } from '../../core/events.ts';
 import type { SearchQuery } from '../../core/search-query.ts';
 import type { SearchHit, SearchIndex } from '../../ports.ts';
+import { GroupCommit } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -55,6 +58,7 @@ export function matchExpression(userId: string, query: SearchQuery): string {
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
+  readonly #group: GroupCommit;
   readonly #idOf: StatementSync;
   readonly #insertDoc: StatementSync;
   readonly #updateDoc: StatementSync;
@@ -64,6 +68,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   constructor(db: DatabaseSync) {
     this.#db = db;
+    this.#group = new GroupCommit(db);
     db.exec(SCHEMA);
     this.#idOf = db.prepare('SELECT id FROM docs WHERE user_id = ? AND email_id = ?');
     this.#insertDoc = db.prepare(
@@ -80,7 +85,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   upsert(doc: SearchDocument): Promise<void> {
-    return settle(() => {
+    return this.#group.run(() => {
       transaction(this.#db, () => {
         const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
         const flags = [
@@ -110,7 +115,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   remove(userId: string, emailId: string): Promise<void> {
-    return settle(() => {
+    return this.#group.run(() => {
       transaction(this.#db, () => {
         const existing = this.#idOf.get(userId, emailId) as { id: number } | undefined;
         if (existing === undefined) return;
