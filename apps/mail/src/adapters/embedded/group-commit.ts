@@ -5,10 +5,9 @@
  *
  * Durability is unchanged: a write's promise resolves only after the COMMIT that holds it, so
  * whatever a caller was told is written (a 250 to an SMTP client, an ack) is on disk as it would
- * have been alone. A write that throws is undone alone: single statements are atomic, and a
- * write of several statements wraps them in `transaction` (a savepoint inside the group). When
- * SQLite rolls the whole transaction back (I/O error, full disk) or COMMIT fails, every write of
- * the group fails.
+ * have been alone. A write that throws is undone alone (each runs in a savepoint of the group's
+ * transaction). When SQLite rolls the whole transaction back (I/O error, full disk) or COMMIT
+ * fails, every write of the group fails.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
@@ -56,7 +55,7 @@ export class GroupCommit {
       transaction(this.#db, () => {
         for (const pending of group) {
           try {
-            outcomes.push({ ok: true, value: pending.write() });
+            outcomes.push({ ok: true, value: transaction(this.#db, pending.write) });
           } catch (error) {
             // SQLite ended the whole transaction: nothing of the group is written.
             if (!this.#db.isTransaction) throw error;
