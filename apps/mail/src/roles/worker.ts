@@ -18,6 +18,7 @@ import { isSpam, scoreSpam } from '../core/spam.ts';
 import { rawKey } from '../blob-keys.ts';
 import { composeMessage } from '../mime/compose.ts';
 import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
+import { ParserUnavailable } from '../mime/parse-pool.ts';
 import { finishJob, handleJob, outcomeOf } from './handle-job.ts';
 import { storeAttachments } from '../store-steps.ts';
 import type { BlobStore, Job, MetadataStore, NewCopy, Push, Queue } from '../ports.ts';
@@ -35,6 +36,8 @@ export interface WorkerOptions {
   readonly spamd?: SpamChecker;
   /** ClamAV (CLAMD_URL): an infected message is delivered to no one (see handleInbound). */
   readonly virusScanner?: VirusScanner;
+  /** How raw messages are parsed; default `parseMessage` on this thread (see mime/parse-pool.ts). */
+  readonly parse?: (raw: Buffer) => Promise<ParsedMessage>;
   readonly now?: () => number;
   readonly batchSize?: number;
   readonly leaseMs?: number;
@@ -52,6 +55,7 @@ export interface Worker {
 export function createWorker(options: WorkerOptions): Worker {
   const { queue, blobs, metadata, push } = options;
   const now = options.now ?? Date.now;
+  const parse = options.parse ?? parseMessage;
   const claim = { limit: options.batchSize ?? 32, leaseMs: options.leaseMs ?? 60_000 };
 
   const fail = async (
@@ -117,8 +121,10 @@ export function createWorker(options: WorkerOptions): Worker {
     let parsed: ParsedMessage | undefined;
     try {
       if (raw === undefined) throw new Error(`raw message ${job.raw_key} is missing`);
-      parsed = await parseMessage(raw);
+      parsed = await parse(raw);
     } catch (error) {
+      // Not the message's fault: the job is tried again later.
+      if (error instanceof ParserUnavailable) throw error;
       for (const userId of job.recipients) {
         await fail(
           job,
