@@ -5,12 +5,11 @@
  *
  * Durability is unchanged: a write's promise resolves only after the COMMIT that holds it, so
  * whatever a caller was told is written (a 250 to an SMTP client, an ack) is on disk as it would
- * have been alone. A write that throws is undone alone (each runs in a savepoint of the group's
- * transaction). When SQLite rolls the whole transaction back (I/O error, full disk) or COMMIT
+ * have been alone. Each write is atomic, and one that throws is undone alone (a savepoint of the
+ * group's transaction), so the adapters' writes need no transaction of their own. When SQLite rolls the whole transaction back (I/O error, full disk) or COMMIT
  * fails, every write of the group fails.
  */
-import type { DatabaseSync } from 'node:sqlite';
-import { transaction } from '@tessera/kit/sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 interface PendingWrite {
   readonly write: () => unknown;
@@ -26,6 +25,13 @@ function asError(error: unknown): Error {
 
 export class GroupCommit {
   readonly #db: DatabaseSync;
+  // Prepared once: they run for every group and every write, and db.exec would parse them each time.
+  readonly #begin: StatementSync;
+  readonly #commit: StatementSync;
+  readonly #rollback: StatementSync;
+  readonly #savepoint: StatementSync;
+  readonly #release: StatementSync;
+  readonly #undo: StatementSync;
   #pending: PendingWrite[] = [];
   #scheduled = false;
   /** Transactions committed and writes they held, since the start (tests, diagnostics). */
@@ -33,9 +39,18 @@ export class GroupCommit {
 
   constructor(db: DatabaseSync) {
     this.#db = db;
+    this.#begin = db.prepare('BEGIN IMMEDIATE');
+    this.#commit = db.prepare('COMMIT');
+    this.#rollback = db.prepare('ROLLBACK');
+    this.#savepoint = db.prepare('SAVEPOINT group_write');
+    this.#release = db.prepare('RELEASE group_write');
+    this.#undo = db.prepare('ROLLBACK TO group_write');
   }
 
-  /** Runs `write` (synchronous SQLite statements) in the next group; resolves once it is committed. */
+  /**
+   * Runs `write` (synchronous SQLite statements, atomic: all or none) in the next group;
+   * resolves once it is committed.
+   */
   run<T>(write: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ write, resolve: resolve as (value: unknown) => void, reject });
@@ -50,21 +65,19 @@ export class GroupCommit {
     this.#scheduled = false;
     const group = this.#pending;
     this.#pending = [];
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[];
     try {
-      transaction(this.#db, () => {
-        for (const pending of group) {
-          try {
-            outcomes.push({ ok: true, value: transaction(this.#db, pending.write) });
-          } catch (error) {
-            // SQLite ended the whole transaction: nothing of the group is written.
-            if (!this.#db.isTransaction) throw error;
-            outcomes.push({ ok: false, error: asError(error) });
-          }
-        }
-      });
+      this.#begin.run();
+      // A group of one needs no savepoint: its failure rolls the transaction back (below).
+      outcomes =
+        group.length === 1 ? [{ ok: true, value: group[0]?.write() }] : group.map((w) => this.#apply(w));
+      this.#commit.run();
     } catch (error) {
-      for (const pending of group) pending.reject(asError(error));
+      try {
+        if (this.#db.isOpen && this.#db.isTransaction) this.#rollback.run();
+      } finally {
+        for (const pending of group) pending.reject(asError(error));
+      }
       return;
     }
     this.stats.commits++;
@@ -75,5 +88,21 @@ export class GroupCommit {
       else if (outcome.ok) pending.resolve(outcome.value);
       else pending.reject(outcome.error);
     });
+  }
+
+  /** One write of a larger group, in a savepoint: undone alone if it throws. */
+  #apply(pending: PendingWrite): Outcome {
+    this.#savepoint.run();
+    try {
+      const value = pending.write();
+      this.#release.run();
+      return { ok: true, value };
+    } catch (error) {
+      // SQLite ended the whole transaction: nothing of the group is written.
+      if (!this.#db.isTransaction) throw error;
+      this.#undo.run();
+      this.#release.run();
+      return { ok: false, error: asError(error) };
+    }
   }
 }

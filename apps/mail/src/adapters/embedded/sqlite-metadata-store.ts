@@ -166,47 +166,36 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.#group.run(() => this.#insert(m));
   }
 
+  // The group commit makes each of its writes atomic: these need no transaction of their own.
   fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]> {
     return this.#group.run(() =>
-      transaction(this.#db, () =>
-        copies.map(({ message, headers }) => {
-          const keys = threadKeys(headers);
-          const threadId = resolveThread(headers, this.#threadsOf(message.user_id, keys), message.email_id);
-          this.#linkThread(message.user_id, threadId, keys);
-          return { threadId, inserted: this.#insert({ ...message, thread_id: threadId }) };
-        }),
-      ),
+      copies.map(({ message, headers }) => {
+        const keys = threadKeys(headers);
+        const threadId = resolveThread(headers, this.#threadsOf(message.user_id, keys), message.email_id);
+        this.#linkThread(message.user_id, threadId, keys);
+        return { threadId, inserted: this.#insert({ ...message, thread_id: threadId }) };
+      }),
     );
   }
 
   #insert(m: StoredMessage): boolean {
     const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
-    return transaction(this.#db, () => {
-      const inserted =
-        this.#stmt('insertMessage').run(
+    const row = [user_id, email_id, folder_id, thread_id, is_read ? 1 : 0, received_at, JSON.stringify(doc)];
+    const inserted = this.#stmt('insertMessage').run(...row).changes > 0;
+    if (inserted) {
+      attachments.forEach((a, i) =>
+        this.#stmt('insertAttachment').run(
           user_id,
           email_id,
-          folder_id,
-          thread_id,
-          is_read ? 1 : 0,
-          received_at,
-          JSON.stringify(doc),
-        ).changes > 0;
-      if (inserted) {
-        attachments.forEach((a, i) =>
-          this.#stmt('insertAttachment').run(
-            user_id,
-            email_id,
-            i,
-            a.filename,
-            a.content_type,
-            a.size,
-            a.blob_key,
-          ),
-        );
-      }
-      return inserted;
-    });
+          i,
+          a.filename,
+          a.content_type,
+          a.size,
+          a.blob_key,
+        ),
+      );
+    }
+    return inserted;
   }
 
   message(userId: string, emailId: string): Promise<StoredMessage | undefined> {
@@ -287,10 +276,7 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   #linkThread(userId: string, threadId: string, messageIds: readonly string[]): void {
-    // One statement per id: a savepoint keeps them all or none.
-    transaction(this.#db, () => {
-      for (const id of messageIds) this.#stmt('linkThread').run(userId, id, threadId);
-    });
+    for (const id of messageIds) this.#stmt('linkThread').run(userId, id, threadId);
   }
 
   thread(userId: string, threadId: string): Promise<StoredMessage[]> {

@@ -7,7 +7,6 @@
  */
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { transaction } from '@tessera/kit/sqlite';
 import type { Topic } from '../../core/events.ts';
 import type { Job, Queue, QueueStats } from '../../ports.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -34,7 +33,6 @@ interface JobRow {
 }
 
 export class SqliteQueue implements Queue {
-  readonly #db: DatabaseSync;
   readonly #group: GroupCommit;
   readonly #now: () => number;
   readonly #ready = new EventEmitter();
@@ -47,7 +45,6 @@ export class SqliteQueue implements Queue {
   readonly #stats: StatementSync;
 
   constructor(db: DatabaseSync, now: () => number = Date.now) {
-    this.#db = db;
     this.#group = new GroupCommit(db);
     this.#now = now;
     db.exec(SCHEMA);
@@ -85,18 +82,17 @@ export class SqliteQueue implements Queue {
   }
 
   #claimReady<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]> {
+    // One write of the group commit: atomic without a transaction of its own.
     return this.#group.run(() => {
       const now = this.#now();
-      return transaction(this.#db, () => {
-        const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
-        for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
-        return rows.map((row) => ({
-          id: row.id,
-          payload: JSON.parse(row.payload) as T,
-          attempts: row.attempts,
-          enqueuedAt: row.enqueued_at,
-        }));
-      });
+      const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
+      for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
+      return rows.map((row) => ({
+        id: row.id,
+        payload: JSON.parse(row.payload) as T,
+        attempts: row.attempts,
+        enqueuedAt: row.enqueued_at,
+      }));
     });
   }
 

@@ -6,7 +6,6 @@
  * transaction (and FTS5 writes one segment for them, not one each).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { transaction } from '@tessera/kit/sqlite';
 import type { Address } from '../../core/address.ts';
 import type { SearchDocument } from '../../core/events.ts';
 import type { SearchQuery } from '../../core/search-query.ts';
@@ -84,44 +83,41 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#deleteFts = db.prepare('DELETE FROM docs_fts WHERE rowid = ?');
   }
 
+  // Each a write of the group commit: atomic without a transaction of its own.
   upsert(doc: SearchDocument): Promise<void> {
     return this.#group.run(() => {
-      transaction(this.#db, () => {
-        const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
-        const flags = [
-          doc.folder_id,
-          doc.is_read ? 1 : 0,
-          doc.has_attachment ? 1 : 0,
-          doc.received_at,
-        ] as const;
-        let id: number;
-        if (existing === undefined) {
-          id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flags).lastInsertRowid);
-        } else {
-          id = existing.id;
-          this.#updateDoc.run(...flags, id);
-          this.#deleteFts.run(id);
-        }
-        this.#insertFts.run(
-          id,
-          ownerToken(doc.user_id),
-          doc.subject,
-          doc.body,
-          addresses([doc.from]),
-          addresses([...doc.to, ...doc.cc]),
-        );
-      });
+      const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
+      const flags = [
+        doc.folder_id,
+        doc.is_read ? 1 : 0,
+        doc.has_attachment ? 1 : 0,
+        doc.received_at,
+      ] as const;
+      let id: number;
+      if (existing === undefined) {
+        id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flags).lastInsertRowid);
+      } else {
+        id = existing.id;
+        this.#updateDoc.run(...flags, id);
+        this.#deleteFts.run(id);
+      }
+      this.#insertFts.run(
+        id,
+        ownerToken(doc.user_id),
+        doc.subject,
+        doc.body,
+        addresses([doc.from]),
+        addresses([...doc.to, ...doc.cc]),
+      );
     });
   }
 
   remove(userId: string, emailId: string): Promise<void> {
     return this.#group.run(() => {
-      transaction(this.#db, () => {
-        const existing = this.#idOf.get(userId, emailId) as { id: number } | undefined;
-        if (existing === undefined) return;
-        this.#deleteFts.run(existing.id);
-        this.#deleteDoc.run(existing.id);
-      });
+      const existing = this.#idOf.get(userId, emailId) as { id: number } | undefined;
+      if (existing === undefined) return;
+      this.#deleteFts.run(existing.id);
+      this.#deleteDoc.run(existing.id);
     });
   }
 

@@ -62,11 +62,27 @@ t.test('a failing write is undone alone; the others of its group commit', async 
   );
 });
 
+t.test('a write alone in its group that throws leaves nothing behind', async (t) => {
+  const db = open(t, join(tempDir(t), 'g.db'));
+  const group = new GroupCommit(db);
+  const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+  await t.rejects(
+    group.run(() => {
+      insert.run('half', 1);
+      throw new Error('changed its mind');
+    }),
+    /changed its mind/,
+  );
+  t.same(db.prepare('SELECT k FROM kv').all(), []);
+  t.equal(db.isTransaction, false);
+  t.equal(await group.run(() => Number(insert.run('next', 2).changes)), 1, 'the next group commits');
+});
+
 t.test('when the transaction cannot commit, every write of the group fails', async (t) => {
   const db = open(t, join(tempDir(t), 'g.db'));
   const group = new GroupCommit(db);
   const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
   const writes = [group.run(() => insert.run('a', 1)), group.run(() => insert.run('b', 2))];
   db.close();
-  for (const write of writes) await t.rejects(write, /not open/);
+  for (const write of writes) await t.rejects(write, /finalized|not open/);
 });
