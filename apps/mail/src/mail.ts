@@ -16,6 +16,7 @@ import { startSmtpIn, type RunningSmtpIn } from './roles/smtp-in.ts';
 import { createSmtpOut, type DkimKey } from './roles/smtp-out.ts';
 import { createWorker } from './roles/worker.ts';
 import { MailService } from './service.ts';
+import { startParseThread } from './mime/parse-pool.ts';
 
 export interface StartMailOptions {
   readonly config: MailConfig;
@@ -35,6 +36,8 @@ export interface StartMailOptions {
   /** false: the consumers do not run by themselves; call `settle()` (deterministic tests). */
   readonly consumers?: boolean;
   readonly pollMs?: number;
+  /** false: the worker parses messages on the main thread (default: a thread of its own). */
+  readonly parseThread?: boolean;
   readonly now?: () => number;
   readonly onError?: (error: unknown) => void;
 }
@@ -77,8 +80,10 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     },
     now: options.now,
   });
+  const parser = options.parseThread === false ? undefined : startParseThread();
   const worker = createWorker({
     ...ports,
+    ...(parser === undefined ? {} : { parse: (raw: Buffer) => parser.parse(raw) }),
     domains: config.domains,
     spamThreshold: config.MAIL_SPAM_THRESHOLD,
     leaseMs: config.MAIL_JOB_LEASE_MS,
@@ -149,6 +154,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     async close() {
       await smtpIn?.close();
       await Promise.all(consumers.map((c) => c.stop()));
+      await parser?.close();
     },
   };
 }

@@ -10,6 +10,7 @@ import type { AccountType } from './core/account.ts';
 import type { Folder } from './core/folders.ts';
 import type { AuthResults, PushEvent, SearchDocument, Topic } from './core/events.ts';
 import type { SearchQuery } from './core/search-query.ts';
+import type { ThreadHeaders } from './core/threading.ts';
 
 export interface Job<T> {
   readonly id: string;
@@ -78,6 +79,18 @@ export interface MessagePage {
   readonly next?: string;
 }
 
+/** A copy to file whose thread the store resolves (core/threading.ts) from its headers. */
+export interface NewCopy {
+  readonly message: Omit<StoredMessage, 'thread_id'>;
+  readonly headers: ThreadHeaders;
+}
+
+export interface FiledCopy {
+  readonly threadId: string;
+  /** false: the user already had this email_id (a redelivered job), left as it was. */
+  readonly inserted: boolean;
+}
+
 export interface MessagePatch {
   readonly is_read?: boolean;
   readonly folder_id?: string;
@@ -99,6 +112,12 @@ export interface MetadataStore {
   deleteFolder(userId: string, folderId: string): Promise<void>;
   /** Stores a message; an email_id already stored for the user is left as it is (false). */
   insertMessage(message: StoredMessage): Promise<boolean>;
+  /**
+   * Files copies in order, as one write: each joins the thread of the nearest id its headers name
+   * that its user already has (copies earlier in the list included), else a new thread (its
+   * email_id), records those ids for the thread, and is inserted as `insertMessage` does.
+   */
+  fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]>;
   message(userId: string, emailId: string): Promise<StoredMessage | undefined>;
   /** Newest first, ids strictly below `before`. */
   listMessages(

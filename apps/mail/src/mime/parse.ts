@@ -43,8 +43,19 @@ function toBuffer(content: ArrayBuffer | Uint8Array | string): Buffer {
   return content instanceof Uint8Array ? Buffer.from(content) : Buffer.from(new Uint8Array(content));
 }
 
+/**
+ * The bytes as postal-mime takes them without a copy: a Buffer over a whole ArrayBuffer is given
+ * as that ArrayBuffer (postal-mime only reads it); a view into a larger one, as itself (copied).
+ */
+function bytesOf(raw: Buffer): ArrayBuffer | Buffer {
+  const { buffer } = raw;
+  return buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === buffer.byteLength
+    ? buffer
+    : raw;
+}
+
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
-  const email = await PostalMime.parse(raw);
+  const email = await PostalMime.parse(bytesOf(raw));
   const from = flatten(email.from === undefined ? [] : [email.from])[0] ?? {
     name: '',
     email: '',

@@ -1,10 +1,12 @@
 /**
  * indexer: applies change events to the search index. An event only names a message; the
  * indexer reads its current state (absent: removed), so duplicates and reordering are harmless.
+ * A claimed batch is applied concurrently: its index writes share one group commit, its acks
+ * another.
  */
 import { TOPIC, type ChangeEvent } from '../core/events.ts';
 import { searchDocumentOf } from '../core/search-document.ts';
-import { handleJob } from './handle-job.ts';
+import { finishJob, outcomeOf } from './handle-job.ts';
 import type { MetadataStore, Queue, SearchIndex } from '../ports.ts';
 
 export interface IndexerOptions {
@@ -28,7 +30,12 @@ export function createIndexer(options: IndexerOptions): { drain(): Promise<numbe
   return {
     async drain() {
       const jobs = await options.queue.claim<ChangeEvent>(TOPIC.changes, claim);
-      for (const job of jobs) await handleJob(options.queue, TOPIC.changes, job, apply, policy);
+      await Promise.all(
+        jobs.map(async (job) => {
+          const outcome = await outcomeOf(apply(job.payload));
+          await finishJob(options.queue, TOPIC.changes, job, outcome, policy);
+        }),
+      );
       return jobs.length;
     },
   };

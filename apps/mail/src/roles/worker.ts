@@ -1,7 +1,9 @@
 /**
  * worker: turns each accepted message into mailbox entries. Per inbound job it parses the raw
  * message, puts attachments in the blob store, scores spam, and for each local recipient
- * files a copy into Inbox or Junk (threaded), tells the user and emits a change event.
+ * files a copy into Inbox or Junk (threaded), tells the user and emits a change event. A claimed
+ * batch is handled together: its messages are parsed concurrently and its copies filed in one
+ * metadata write, its events and acks each in one queue write.
  * It also turns the error queue into bounces: each failure goes back to a local sender.
  *
  * At least once: a job redelivered after a crash stores nothing twice (the copy's key is
@@ -16,9 +18,10 @@ import { isSpam, scoreSpam } from '../core/spam.ts';
 import { rawKey } from '../blob-keys.ts';
 import { composeMessage } from '../mime/compose.ts';
 import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
-import { handleJob } from './handle-job.ts';
-import { joinThread, storeAttachments } from '../store-steps.ts';
-import type { BlobStore, MetadataStore, Push, Queue, StoredMessage } from '../ports.ts';
+import { ParserUnavailable } from '../mime/parse-pool.ts';
+import { finishJob, handleJob, outcomeOf } from './handle-job.ts';
+import { storeAttachments } from '../store-steps.ts';
+import type { BlobStore, Job, MetadataStore, NewCopy, Push, Queue } from '../ports.ts';
 import type { SpamChecker } from '../adapters/spamd-checker.ts';
 import type { VirusScanner } from '../adapters/clamd-scanner.ts';
 
@@ -33,6 +36,8 @@ export interface WorkerOptions {
   readonly spamd?: SpamChecker;
   /** ClamAV (CLAMD_URL): an infected message is delivered to no one (see handleInbound). */
   readonly virusScanner?: VirusScanner;
+  /** How raw messages are parsed; default `parseMessage` on this thread (see mime/parse-pool.ts). */
+  readonly parse?: (raw: Buffer) => Promise<ParsedMessage>;
   readonly now?: () => number;
   readonly batchSize?: number;
   readonly leaseMs?: number;
@@ -50,6 +55,7 @@ export interface Worker {
 export function createWorker(options: WorkerOptions): Worker {
   const { queue, blobs, metadata, push } = options;
   const now = options.now ?? Date.now;
+  const parse = options.parse ?? parseMessage;
   const claim = { limit: options.batchSize ?? 32, leaseMs: options.leaseMs ?? 60_000 };
 
   const fail = async (
@@ -74,52 +80,51 @@ export function createWorker(options: WorkerOptions): Worker {
     await queue.enqueue(TOPIC.errors, `${job.email_id}/${recipient}`, error);
   };
 
-  const fileCopy = async (
+  /** A recipient's copy, ready to file: its attachments are in the blob store already. */
+  const copyOf = async (
     job: InboundJob,
     parsed: ParsedMessage,
     userId: string,
     folderId: string,
     spamScore: number,
-  ) => {
+  ): Promise<NewCopy> => {
     const attachments = await storeAttachments(blobs, userId, job.email_id, parsed.attachments);
     const messageId = parsed.messageId ?? `${job.email_id}@${options.domains[0] ?? 'localhost'}`;
-    const headers = { messageId, inReplyTo: parsed.inReplyTo, references: parsed.references };
-    const threadId = await joinThread(metadata, userId, headers, job.email_id);
-    const message: StoredMessage = {
-      user_id: userId,
-      email_id: job.email_id,
-      folder_id: folderId,
-      thread_id: threadId,
-      message_id: messageId,
-      ...(parsed.inReplyTo === undefined ? {} : { in_reply_to: parsed.inReplyTo }),
-      references: parsed.references,
-      from: parsed.from,
-      to: parsed.to,
-      cc: parsed.cc,
-      bcc: [],
-      subject: parsed.subject,
-      body: parsed.text,
-      ...(parsed.html === undefined ? {} : { html: parsed.html }),
-      is_read: false,
-      received_at: job.received_at,
-      attachments,
-      auth: job.auth,
-      spam_score: spamScore,
+    return {
+      headers: { messageId, inReplyTo: parsed.inReplyTo, references: parsed.references },
+      message: {
+        user_id: userId,
+        email_id: job.email_id,
+        folder_id: folderId,
+        message_id: messageId,
+        ...(parsed.inReplyTo === undefined ? {} : { in_reply_to: parsed.inReplyTo }),
+        references: parsed.references,
+        from: parsed.from,
+        to: parsed.to,
+        cc: parsed.cc,
+        bcc: [],
+        subject: parsed.subject,
+        body: parsed.text,
+        ...(parsed.html === undefined ? {} : { html: parsed.html }),
+        is_read: false,
+        received_at: job.received_at,
+        attachments,
+        auth: job.auth,
+        spam_score: spamScore,
+      },
     };
-    if (await metadata.insertMessage(message)) {
-      await push.publish(userId, { type: 'message.new', email_id: job.email_id, folder_id: folderId });
-    }
-    const change: ChangeEvent = { v: 1, type: 'message.changed', user_id: userId, email_id: job.email_id };
-    await queue.enqueue(TOPIC.changes, `${userId}/${job.email_id}/stored`, change);
   };
 
-  const handleInbound = async (job: InboundJob): Promise<void> => {
+  /** Reads, parses and checks one message: the copies to file (failures are queued already). */
+  const prepareInbound = async (job: InboundJob): Promise<NewCopy[]> => {
     const raw = await blobs.read(job.raw_key);
     let parsed: ParsedMessage | undefined;
     try {
       if (raw === undefined) throw new Error(`raw message ${job.raw_key} is missing`);
-      parsed = await parseMessage(raw);
+      parsed = await parse(raw);
     } catch (error) {
+      // Not the message's fault: the job is tried again later.
+      if (error instanceof ParserUnavailable) throw error;
       for (const userId of job.recipients) {
         await fail(
           job,
@@ -129,7 +134,7 @@ export function createWorker(options: WorkerOptions): Worker {
           `message could not be read: ${String(error)}`,
         );
       }
-      return;
+      return [];
     }
     // A virus reaches no mailbox: the message stays quarantined as its raw blob (never parsed
     // into attachments), and each recipient's failure goes to the error queue, so a local
@@ -145,7 +150,7 @@ export function createWorker(options: WorkerOptions): Worker {
           `550 5.7.1 message refused: virus ${virus.signature} found; quarantined`,
         );
       }
-      return;
+      return [];
     }
     const verdict = scoreSpam({
       subject: parsed.subject,
@@ -161,6 +166,7 @@ export function createWorker(options: WorkerOptions): Worker {
     const spam = isSpam(verdict.score, options.spamThreshold) || external?.spam === true;
     const folderId = spam ? FOLDER.junk : FOLDER.inbox;
     const spamScore = external?.score ?? verdict.score;
+    const copies: NewCopy[] = [];
     for (const userId of job.recipients) {
       // Mail sent through the API names local users that may not exist (SMTP refused those already).
       if (!(await metadata.hasUser(userId))) {
@@ -173,8 +179,59 @@ export function createWorker(options: WorkerOptions): Worker {
         );
         continue;
       }
-      await fileCopy(job, parsed, userId, folderId, spamScore);
+      copies.push(await copyOf(job, parsed, userId, folderId, spamScore));
     }
+    return copies;
+  };
+
+  /**
+   * Files the copies of a whole batch in one metadata write (threads resolved in order inside
+   * it), then tells their users and emits their change events, each step one group commit.
+   */
+  const fileCopies = async (copies: readonly NewCopy[]): Promise<void> => {
+    if (copies.length === 0) return;
+    const filed = await metadata.fileCopies(copies);
+    const news = copies.filter((_, i) => filed[i]?.inserted === true);
+    await Promise.all(
+      news.map(({ message: { user_id, email_id, folder_id } }) =>
+        push.publish(user_id, { type: 'message.new', email_id, folder_id }),
+      ),
+    );
+    await Promise.all(
+      copies.map(({ message }) => {
+        const { user_id, email_id } = message;
+        const change: ChangeEvent = { v: 1, type: 'message.changed', user_id, email_id };
+        return queue.enqueue(TOPIC.changes, `${user_id}/${email_id}/stored`, change);
+      }),
+    );
+  };
+
+  /**
+   * A claimed batch: each message read, parsed and checked concurrently, the copies of all filed
+   * together, then each job acked (or retried) once everything it needs is written.
+   */
+  const handleInboundBatch = async (jobs: readonly Job<InboundJob>[]): Promise<void> => {
+    const prepared = await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          return { job, copies: await prepareInbound(job.payload), failed: undefined };
+        } catch (error) {
+          return { job, copies: [], failed: { ok: false, error } as const };
+        }
+      }),
+    );
+    const filing = await outcomeOf(fileCopies(prepared.flatMap((p) => p.copies)));
+    await Promise.all(
+      prepared.map(({ job, copies, failed }) =>
+        finishJob(
+          queue,
+          TOPIC.inbound,
+          job,
+          failed ?? (copies.length === 0 ? { ok: true } : filing),
+          inboundPolicy,
+        ),
+      ),
+    );
   };
 
   /** A failure comes back to its sender when the sender is a local user; otherwise it is only logged by the queue. */
@@ -250,7 +307,7 @@ export function createWorker(options: WorkerOptions): Worker {
   return {
     async drain() {
       const inbound = await queue.claim<InboundJob>(TOPIC.inbound, claim);
-      for (const job of inbound) await handleJob(queue, TOPIC.inbound, job, handleInbound, inboundPolicy);
+      if (inbound.length > 0) await handleInboundBatch(inbound);
       const errors = await queue.claim<ErrorJob>(TOPIC.errors, claim);
       for (const job of errors) await handleJob(queue, TOPIC.errors, job, handleError, policy);
       return inbound.length + errors.length;

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createWorker } from '../../src/roles/worker.ts';
 import type { InboundJob } from '../../src/core/events.ts';
-import type { MetadataStore } from '../../src/ports.ts';
+import type { BlobStore, MetadataStore } from '../../src/ports.ts';
 import { composeMessage } from '../../src/mime/compose.ts';
 import { startTestMail } from '../helpers/mail.ts';
 
@@ -44,7 +44,9 @@ t.test('a job whose store keeps failing is retried with back-off, then given up 
   const store = mail.ports.metadata;
   const failing = new Proxy(store, {
     get: (target, name: keyof MetadataStore) =>
-      name === 'insertMessage' ? () => Promise.reject(new Error('disk full')) : target[name].bind(target),
+      name === 'insertMessage' || name === 'fileCopies'
+        ? () => Promise.reject(new Error('disk full'))
+        : target[name].bind(target),
   });
   const errors: unknown[] = [];
   const worker = createWorker({
@@ -87,4 +89,73 @@ t.test('an unreadable message goes to the error queue; a bounce itself is never 
   await mail.settle();
   t.same(await mail.ports.queue.stats('mail.errors'), { size: 0, oldestAgeMs: 0 });
   t.same((await mail.service.listMessages('bob', 'inbox', { limit: 10 })).messages, []);
+});
+
+t.test('in a claimed batch, a job that fails is given back alone; the others are filed once', async (t) => {
+  const mail = await startTestMail(t, { extra: { smtpIn: false } });
+  await mail.service.ensureMailbox('bob');
+  const ids = ['01900000-0000-7000-8000-00000000000a', '01900000-0000-7000-8000-00000000000b'];
+  const [parentId = '', replyId = '', brokenId = ''] = [...ids, '01900000-0000-7000-8000-00000000000c'];
+  const queue = async (emailId: string, subject: string, inReplyTo?: string): Promise<void> => {
+    const raw = await composeMessage({
+      from: { name: '', email: 'carol@remote.test' },
+      to: [{ name: '', email: 'bob@tessera.local' }],
+      cc: [],
+      subject,
+      text: 'x',
+      messageId: `${subject}@remote.test`,
+      ...(inReplyTo === undefined ? {} : { inReplyTo }),
+      references: inReplyTo === undefined ? [] : [inReplyTo],
+      date: new Date(mail.clock.ms),
+      attachments: [],
+    });
+    await mail.ports.blobs.put(`raw/${emailId}.eml`, raw);
+    const job: InboundJob = {
+      v: 1,
+      type: 'inbound',
+      email_id: emailId,
+      raw_key: `raw/${emailId}.eml`,
+      mail_from: 'carol@remote.test',
+      recipients: ['bob'],
+      auth: { spf: 'none', dkim: 'none', dmarc: 'none' },
+      received_at: mail.clock.ms,
+    };
+    await mail.ports.queue.enqueue('mail.inbound', emailId, job);
+  };
+  await queue(parentId, 'parent');
+  await queue(replyId, 'reply', 'parent@remote.test'); // the parent is in the same batch
+  await queue(brokenId, 'broken');
+  // The blob store fails once, for one of the three messages only.
+  let hiccups = 1;
+  const flaky = new Proxy(mail.ports.blobs, {
+    get: (target, name: keyof BlobStore) =>
+      name === 'read'
+        ? (key: string) =>
+            key.includes(brokenId) && hiccups-- > 0
+              ? Promise.reject(new Error('disk hiccup'))
+              : target.read(key)
+        : target[name].bind(target),
+  });
+  const worker = createWorker({
+    ...mail.ports,
+    blobs: flaky,
+    domains: ['tessera.local'],
+    spamThreshold: 5,
+    now: mail.clock.now,
+    retryMs: 100,
+  });
+  t.equal(await worker.drain(), 3, 'the three jobs were claimed together');
+  const inbox = await mail.service.listMessages('bob', 'inbox', { limit: 10 });
+  t.same(inbox.messages.map((m) => m.subject).sort(), ['parent', 'reply']);
+  t.same(
+    new Set(inbox.messages.map((m) => m.thread_id)),
+    new Set([parentId]),
+    'the reply joined its parent filed in the same batch',
+  );
+  t.match(await mail.ports.queue.stats('mail.inbound'), { size: 1 }, 'only the failed job is left');
+  mail.clock.advance(100);
+  t.equal(await worker.drain(), 1, 'retried after its back-off');
+  const after = await mail.service.listMessages('bob', 'inbox', { limit: 10 });
+  t.same(after.messages.map((m) => m.subject).sort(), ['broken', 'parent', 'reply'], 'each filed once');
+  t.same(await mail.ports.queue.stats('mail.inbound'), { size: 0, oldestAgeMs: 0 });
 });

@@ -1,7 +1,7 @@
 /**
  * The embedded mail ports over one data directory: SQLite files for the queue, the metadata,
- * the search index and the push backlog (one file each, so one busy role does not hold
- * another's write lock), and blob files.
+ * the search index, the push backlog and the small blobs (one file each, so one busy role does
+ * not hold another's write lock), and blob files for the larger ones.
  */
 import { join } from 'node:path';
 import { openSqlite } from '@tessera/kit/sqlite';
@@ -20,6 +20,9 @@ export interface EmbeddedMailOptions {
   readonly synchronous?: 'full' | 'normal';
 }
 
+/** Blobs up to this size (most messages) are rows of blobs.db; larger ones are files. */
+export const SMALL_BLOB_BYTES = 256 * 1024;
+
 export function openEmbeddedMail(options: EmbeddedMailOptions): MailPorts {
   const dir = join(options.dataDir, 'mail');
   const sqlite = { synchronous: options.synchronous ?? 'full' } as const;
@@ -27,14 +30,18 @@ export function openEmbeddedMail(options: EmbeddedMailOptions): MailPorts {
   const metadataDb = openSqlite(join(dir, 'metadata.db'), sqlite);
   const searchDb = openSqlite(join(dir, 'search.db'), sqlite);
   const pushDb = openSqlite(join(dir, 'push.db'), sqlite);
+  const blobsDb = openSqlite(join(dir, 'blobs.db'), sqlite);
   return {
     queue: new SqliteQueue(queueDb, options.now),
     metadata: new SqliteMetadataStore(metadataDb, options.now),
-    blobs: new FileBlobStore(join(dir, 'blobs'), { fsync: sqlite.synchronous === 'full' }),
+    blobs: new FileBlobStore(join(dir, 'blobs'), {
+      fsync: sqlite.synchronous === 'full',
+      small: { db: blobsDb, maxBytes: SMALL_BLOB_BYTES },
+    }),
     search: new SqliteSearchIndex(searchDb),
     push: new SqlitePush(pushDb, { now: options.now }),
     close() {
-      for (const db of [queueDb, metadataDb, searchDb, pushDb]) if (db.isOpen) db.close();
+      for (const db of [queueDb, metadataDb, searchDb, pushDb, blobsDb]) if (db.isOpen) db.close();
       return Promise.resolve();
     },
   };

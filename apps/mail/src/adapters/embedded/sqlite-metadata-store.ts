@@ -2,11 +2,14 @@
  * The embedded metadata store. Every table's key starts with user_id, the partition key the
  * distributed store uses, and every query names one user: nothing here reads across mailboxes.
  * The spec's separate read/unread table is the index messages_read (same effect in SQLite).
+ * Filing writes (insertMessage, linkThread, fileCopies) go through a group commit: those of
+ * one event-loop turn share a transaction.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import type { AccountType } from '../../core/account.ts';
 import { FOLDER, defaultFolders, isVirtualFolder, type Folder } from '../../core/folders.ts';
+import { resolveThread, threadKeys } from '../../core/threading.ts';
 import {
   METADATA_SCHEMA,
   toFolder,
@@ -14,18 +17,29 @@ import {
   type FolderRow,
   type MessageRow,
 } from './sqlite-metadata-rows.ts';
-import type { AttachmentMeta, MessagePage, MessagePatch, MetadataStore, StoredMessage } from '../../ports.ts';
+import type {
+  AttachmentMeta,
+  FiledCopy,
+  MessagePage,
+  MessagePatch,
+  MetadataStore,
+  NewCopy,
+  StoredMessage,
+} from '../../ports.ts';
+import { GroupCommit } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const MAX_ID = 'g'; // sorts after every hex UUID: "no cursor" in a `<` comparison
 
 export class SqliteMetadataStore implements MetadataStore {
   readonly #db: DatabaseSync;
+  readonly #group: GroupCommit;
   readonly #now: () => number;
   readonly #s: Record<string, StatementSync>;
 
   constructor(db: DatabaseSync, now: () => number = Date.now) {
     this.#db = db;
+    this.#group = new GroupCommit(db);
     this.#now = now;
     db.exec(METADATA_SCHEMA);
     const p = (sql: string): StatementSync => db.prepare(sql);
@@ -149,35 +163,39 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   insertMessage(m: StoredMessage): Promise<boolean> {
-    return settle(() => {
-      const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
-      return transaction(this.#db, () => {
-        const inserted =
-          this.#stmt('insertMessage').run(
-            user_id,
-            email_id,
-            folder_id,
-            thread_id,
-            is_read ? 1 : 0,
-            received_at,
-            JSON.stringify(doc),
-          ).changes > 0;
-        if (inserted) {
-          attachments.forEach((a, i) =>
-            this.#stmt('insertAttachment').run(
-              user_id,
-              email_id,
-              i,
-              a.filename,
-              a.content_type,
-              a.size,
-              a.blob_key,
-            ),
-          );
-        }
-        return inserted;
-      });
-    });
+    return this.#group.run(() => this.#insert(m));
+  }
+
+  // The group commit makes each of its writes atomic: these need no transaction of their own.
+  fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]> {
+    return this.#group.run(() =>
+      copies.map(({ message, headers }) => {
+        const keys = threadKeys(headers);
+        const threadId = resolveThread(headers, this.#threadsOf(message.user_id, keys), message.email_id);
+        this.#linkThread(message.user_id, threadId, keys);
+        return { threadId, inserted: this.#insert({ ...message, thread_id: threadId }) };
+      }),
+    );
+  }
+
+  #insert(m: StoredMessage): boolean {
+    const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
+    const row = [user_id, email_id, folder_id, thread_id, is_read ? 1 : 0, received_at, JSON.stringify(doc)];
+    const inserted = this.#stmt('insertMessage').run(...row).changes > 0;
+    if (inserted) {
+      attachments.forEach((a, i) =>
+        this.#stmt('insertAttachment').run(
+          user_id,
+          email_id,
+          i,
+          a.filename,
+          a.content_type,
+          a.size,
+          a.blob_key,
+        ),
+      );
+    }
+    return inserted;
   }
 
   message(userId: string, emailId: string): Promise<StoredMessage | undefined> {
@@ -241,22 +259,24 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   threadsOf(userId: string, messageIds: readonly string[]): Promise<Map<string, string>> {
-    return settle(() => {
-      const found = new Map<string, string>();
-      for (const id of messageIds) {
-        const row = this.#stmt('threadOf').get(userId, id) as { thread_id: string } | undefined;
-        if (row !== undefined) found.set(id, row.thread_id);
-      }
-      return found;
-    });
+    return settle(() => this.#threadsOf(userId, messageIds));
+  }
+
+  #threadsOf(userId: string, messageIds: readonly string[]): Map<string, string> {
+    const found = new Map<string, string>();
+    for (const id of messageIds) {
+      const row = this.#stmt('threadOf').get(userId, id) as { thread_id: string } | undefined;
+      if (row !== undefined) found.set(id, row.thread_id);
+    }
+    return found;
   }
 
   linkThread(userId: string, threadId: string, messageIds: readonly string[]): Promise<void> {
-    return settle(() => {
-      transaction(this.#db, () => {
-        for (const id of messageIds) this.#stmt('linkThread').run(userId, id, threadId);
-      });
-    });
+    return this.#group.run(() => this.#linkThread(userId, threadId, messageIds));
+  }
+
+  #linkThread(userId: string, threadId: string, messageIds: readonly string[]): void {
+    for (const id of messageIds) this.#stmt('linkThread').run(userId, id, threadId);
   }
 
   thread(userId: string, threadId: string): Promise<StoredMessage[]> {

@@ -1,12 +1,14 @@
 /**
  * Push, embedded: each event is appended to a backlog table (so a client that was offline,
  * or a restarted process, can poll what it missed) and emitted in process to live
- * subscribers (WebSocket) and waiting long polls.
+ * subscribers (WebSocket) and waiting long polls, once committed. Appends go through a group
+ * commit: the events published during one event-loop turn share a transaction.
  */
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PushEvent } from '../../core/events.ts';
 import type { Push, PushRecord } from '../../ports.ts';
+import { GroupCommit } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -29,6 +31,7 @@ const PRUNE_EVERY = 1000;
 
 export class SqlitePush implements Push {
   readonly #emitter = new EventEmitter();
+  readonly #group: GroupCommit;
   readonly #now: () => number;
   readonly #retentionMs: number;
   readonly #insert: StatementSync;
@@ -39,6 +42,7 @@ export class SqlitePush implements Push {
 
   constructor(db: DatabaseSync, options: SqlitePushOptions = {}) {
     db.exec(SCHEMA);
+    this.#group = new GroupCommit(db);
     this.#emitter.setMaxListeners(0);
     this.#now = options.now ?? Date.now;
     this.#retentionMs = options.retentionMs ?? 7 * 24 * 3_600_000;
@@ -51,13 +55,16 @@ export class SqlitePush implements Push {
   }
 
   publish(userId: string, event: PushEvent): Promise<void> {
-    return settle(() => {
-      const at = this.#now();
-      const seq = Number(this.#insert.run(userId, at, JSON.stringify(event)).lastInsertRowid);
-      if (++this.#published % PRUNE_EVERY === 0) this.#prune.run(at - this.#retentionMs);
-      const record: PushRecord = { seq, at, event };
-      this.#emitter.emit(userId, record);
-    });
+    return this.#group
+      .run((): PushRecord => {
+        const at = this.#now();
+        const seq = Number(this.#insert.run(userId, at, JSON.stringify(event)).lastInsertRowid);
+        if (++this.#published % PRUNE_EVERY === 0) this.#prune.run(at - this.#retentionMs);
+        return { seq, at, event };
+      })
+      .then((record) => {
+        this.#emitter.emit(userId, record);
+      });
   }
 
   subscribe(userId: string, listener: (record: PushRecord) => void): () => void {

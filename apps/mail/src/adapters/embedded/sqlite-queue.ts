@@ -2,12 +2,14 @@
  * The embedded durable queue: one table, one row per job, shared by every role that opens the
  * same file (so roles in separate processes work too). A claim leases a job by pushing its
  * ready_at past the lease; a consumer that dies leaves the job to come back when it runs out.
+ * Writes (enqueue, claim, ack, retry) go through a group commit: those of one event-loop turn
+ * share a transaction, and each resolves once that transaction is committed.
  */
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { transaction } from '@tessera/kit/sqlite';
 import type { Topic } from '../../core/events.ts';
 import type { Job, Queue, QueueStats } from '../../ports.ts';
+import { GroupCommit } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -31,7 +33,7 @@ interface JobRow {
 }
 
 export class SqliteQueue implements Queue {
-  readonly #db: DatabaseSync;
+  readonly #group: GroupCommit;
   readonly #now: () => number;
   readonly #ready = new EventEmitter();
   readonly #insert: StatementSync;
@@ -43,7 +45,7 @@ export class SqliteQueue implements Queue {
   readonly #stats: StatementSync;
 
   constructor(db: DatabaseSync, now: () => number = Date.now) {
-    this.#db = db;
+    this.#group = new GroupCommit(db);
     this.#now = now;
     db.exec(SCHEMA);
     this.#ready.setMaxListeners(0);
@@ -63,42 +65,51 @@ export class SqliteQueue implements Queue {
   }
 
   enqueue(topic: Topic, id: string, payload: unknown, options: { notBefore?: number } = {}): Promise<void> {
-    return settle(() => {
-      const now = this.#now();
-      this.#insert.run(topic, id, JSON.stringify(payload), now, options.notBefore ?? now);
-      this.#ready.emit(topic);
-    });
+    return this.#group
+      .run(() => {
+        const now = this.#now();
+        this.#insert.run(topic, id, JSON.stringify(payload), now, options.notBefore ?? now);
+      })
+      .then(() => {
+        this.#ready.emit(topic);
+      });
   }
 
   claim<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]> {
-    return settle(() => {
+    // An idle consumer polls often: a read first spares it the write lock of an empty claim.
+    const idle = settle(() => this.#anyReady.get(topic, this.#now()) === undefined);
+    return idle.then((empty) => (empty ? [] : this.#claimReady<T>(topic, options)));
+  }
+
+  #claimReady<T>(topic: Topic, options: { limit: number; leaseMs: number }): Promise<Job<T>[]> {
+    // One write of the group commit: atomic without a transaction of its own.
+    return this.#group.run(() => {
       const now = this.#now();
-      // An idle consumer polls often: a read first spares it the write lock of an empty claim.
-      if (this.#anyReady.get(topic, now) === undefined) return [];
-      return transaction(this.#db, () => {
-        const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
-        for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
-        return rows.map((row) => ({
-          id: row.id,
-          payload: JSON.parse(row.payload) as T,
-          attempts: row.attempts,
-          enqueuedAt: row.enqueued_at,
-        }));
-      });
+      const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
+      for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
+      return rows.map((row) => ({
+        id: row.id,
+        payload: JSON.parse(row.payload) as T,
+        attempts: row.attempts,
+        enqueuedAt: row.enqueued_at,
+      }));
     });
   }
 
   ack(topic: Topic, id: string): Promise<void> {
-    return settle(() => {
+    return this.#group.run(() => {
       this.#delete.run(topic, id);
     });
   }
 
   retry(topic: Topic, id: string, notBefore: number): Promise<void> {
-    return settle(() => {
-      this.#retry.run(notBefore, topic, id);
-      this.#ready.emit(topic);
-    });
+    return this.#group
+      .run(() => {
+        this.#retry.run(notBefore, topic, id);
+      })
+      .then(() => {
+        this.#ready.emit(topic);
+      });
   }
 
   stats(topic: Topic): Promise<QueueStats> {

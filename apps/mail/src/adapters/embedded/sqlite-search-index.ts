@@ -2,13 +2,15 @@
  * The embedded search index: FTS5 over subject, body and addresses, with the filters
  * (unread, attachment, dates) on a plain table beside it. Each user's documents carry an
  * owner token that every MATCH requires, so a query only ever walks that user's postings.
+ * Upserts and removals go through a group commit: those of one event-loop turn share a
+ * transaction (and FTS5 writes one segment for them, not one each).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { transaction } from '@tessera/kit/sqlite';
 import type { Address } from '../../core/address.ts';
 import type { SearchDocument } from '../../core/events.ts';
 import type { SearchQuery } from '../../core/search-query.ts';
 import type { SearchHit, SearchIndex } from '../../ports.ts';
+import { GroupCommit } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -55,6 +57,7 @@ export function matchExpression(userId: string, query: SearchQuery): string {
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
+  readonly #group: GroupCommit;
   readonly #idOf: StatementSync;
   readonly #insertDoc: StatementSync;
   readonly #updateDoc: StatementSync;
@@ -64,6 +67,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   constructor(db: DatabaseSync) {
     this.#db = db;
+    this.#group = new GroupCommit(db);
     db.exec(SCHEMA);
     this.#idOf = db.prepare('SELECT id FROM docs WHERE user_id = ? AND email_id = ?');
     this.#insertDoc = db.prepare(
@@ -79,44 +83,41 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#deleteFts = db.prepare('DELETE FROM docs_fts WHERE rowid = ?');
   }
 
+  // Each a write of the group commit: atomic without a transaction of its own.
   upsert(doc: SearchDocument): Promise<void> {
-    return settle(() => {
-      transaction(this.#db, () => {
-        const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
-        const flags = [
-          doc.folder_id,
-          doc.is_read ? 1 : 0,
-          doc.has_attachment ? 1 : 0,
-          doc.received_at,
-        ] as const;
-        let id: number;
-        if (existing === undefined) {
-          id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flags).lastInsertRowid);
-        } else {
-          id = existing.id;
-          this.#updateDoc.run(...flags, id);
-          this.#deleteFts.run(id);
-        }
-        this.#insertFts.run(
-          id,
-          ownerToken(doc.user_id),
-          doc.subject,
-          doc.body,
-          addresses([doc.from]),
-          addresses([...doc.to, ...doc.cc]),
-        );
-      });
+    return this.#group.run(() => {
+      const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
+      const flags = [
+        doc.folder_id,
+        doc.is_read ? 1 : 0,
+        doc.has_attachment ? 1 : 0,
+        doc.received_at,
+      ] as const;
+      let id: number;
+      if (existing === undefined) {
+        id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flags).lastInsertRowid);
+      } else {
+        id = existing.id;
+        this.#updateDoc.run(...flags, id);
+        this.#deleteFts.run(id);
+      }
+      this.#insertFts.run(
+        id,
+        ownerToken(doc.user_id),
+        doc.subject,
+        doc.body,
+        addresses([doc.from]),
+        addresses([...doc.to, ...doc.cc]),
+      );
     });
   }
 
   remove(userId: string, emailId: string): Promise<void> {
-    return settle(() => {
-      transaction(this.#db, () => {
-        const existing = this.#idOf.get(userId, emailId) as { id: number } | undefined;
-        if (existing === undefined) return;
-        this.#deleteFts.run(existing.id);
-        this.#deleteDoc.run(existing.id);
-      });
+    return this.#group.run(() => {
+      const existing = this.#idOf.get(userId, emailId) as { id: number } | undefined;
+      if (existing === undefined) return;
+      this.#deleteFts.run(existing.id);
+      this.#deleteDoc.run(existing.id);
     });
   }
 

@@ -70,3 +70,37 @@ t.test('thread links keep their first thread', async (t) => {
   );
   t.same([...(await s.threadsOf('bob', ['a@x']))], []);
 });
+
+t.test('copies filed together join their threads in order, as one by one', async (t) => {
+  const s = store(t);
+  const copy = (user: string, emailId: string, inReplyTo?: string) => {
+    const m: Partial<StoredMessage> = message(user, emailId, { message_id: `${emailId}@x` });
+    delete m.thread_id;
+    return {
+      message: m as Omit<StoredMessage, 'thread_id'>,
+      headers: {
+        messageId: `${emailId}@x`,
+        inReplyTo,
+        references: inReplyTo === undefined ? [] : [inReplyTo],
+      },
+    };
+  };
+  const filed = await s.fileCopies([
+    copy('alice', 'e1'),
+    copy('alice', 'e2', 'e1@x'), // a reply to the copy before it in the same call
+    copy('bob', 'e2', 'e1@x'), // bob has no e1: a thread of his own
+    copy('alice', 'e1'), // a redelivered copy: stored once
+  ]);
+  t.same(filed, [
+    { threadId: 'e1', inserted: true },
+    { threadId: 'e1', inserted: true },
+    { threadId: 'e2', inserted: true },
+    { threadId: 'e1', inserted: false },
+  ]);
+  t.same(
+    (await s.thread('alice', 'e1')).map((m) => m.email_id),
+    ['e1', 'e2'],
+  );
+  t.equal((await s.message('bob', 'e2'))?.thread_id, 'e2');
+  t.same((await s.message('alice', 'e2'))?.attachments, message('alice', 'e2').attachments);
+});

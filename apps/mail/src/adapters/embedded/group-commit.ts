@@ -1,0 +1,108 @@
+/**
+ * Group commit for one SQLite file: the writes callers issue during one turn of the event loop
+ * share one transaction, committed on the next turn (setImmediate), instead of one COMMIT each
+ * (each COMMIT writes its pages to the WAL again, and FTS5 flushes a segment per transaction).
+ *
+ * Durability is unchanged: a write's promise resolves only after the COMMIT that holds it, so
+ * whatever a caller was told is written (a 250 to an SMTP client, an ack) is on disk as it would
+ * have been alone. Each write is atomic, and one that throws is undone alone (a savepoint of the
+ * group's transaction), so the adapters' writes need no transaction of their own. When SQLite rolls the whole transaction back (I/O error, full disk) or COMMIT
+ * fails, every write of the group fails.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
+interface PendingWrite {
+  readonly write: () => unknown;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
+type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Error };
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export class GroupCommit {
+  readonly #db: DatabaseSync;
+  // Prepared once: they run for every group and every write, and db.exec would parse them each time.
+  readonly #begin: StatementSync;
+  readonly #commit: StatementSync;
+  readonly #rollback: StatementSync;
+  readonly #savepoint: StatementSync;
+  readonly #release: StatementSync;
+  readonly #undo: StatementSync;
+  #pending: PendingWrite[] = [];
+  #scheduled = false;
+  /** Transactions committed and writes they held, since the start (tests, diagnostics). */
+  readonly stats = { commits: 0, writes: 0 };
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#begin = db.prepare('BEGIN IMMEDIATE');
+    this.#commit = db.prepare('COMMIT');
+    this.#rollback = db.prepare('ROLLBACK');
+    this.#savepoint = db.prepare('SAVEPOINT group_write');
+    this.#release = db.prepare('RELEASE group_write');
+    this.#undo = db.prepare('ROLLBACK TO group_write');
+  }
+
+  /**
+   * Runs `write` (synchronous SQLite statements, atomic: all or none) in the next group;
+   * resolves once it is committed.
+   */
+  run<T>(write: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const group = this.#pending;
+    this.#pending = [];
+    let outcomes: Outcome[];
+    try {
+      this.#begin.run();
+      // A group of one needs no savepoint: its failure rolls the transaction back (below).
+      outcomes =
+        group.length === 1 ? [{ ok: true, value: group[0]?.write() }] : group.map((w) => this.#apply(w));
+      this.#commit.run();
+    } catch (error) {
+      try {
+        if (this.#db.isOpen && this.#db.isTransaction) this.#rollback.run();
+      } finally {
+        for (const pending of group) pending.reject(asError(error));
+      }
+      return;
+    }
+    this.stats.commits++;
+    this.stats.writes += group.length;
+    group.forEach((pending, i) => {
+      const outcome = outcomes[i];
+      if (outcome === undefined) pending.reject(new Error('group commit lost a write'));
+      else if (outcome.ok) pending.resolve(outcome.value);
+      else pending.reject(outcome.error);
+    });
+  }
+
+  /** One write of a larger group, in a savepoint: undone alone if it throws. */
+  #apply(pending: PendingWrite): Outcome {
+    this.#savepoint.run();
+    try {
+      const value = pending.write();
+      this.#release.run();
+      return { ok: true, value };
+    } catch (error) {
+      // SQLite ended the whole transaction: nothing of the group is written.
+      if (!this.#db.isTransaction) throw error;
+      this.#undo.run();
+      this.#release.run();
+      return { ok: false, error: asError(error) };
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import t, { type Test } from 'tap';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { openSqlite } from '@tessera/kit/sqlite';
+import { GroupCommit } from '../../../src/adapters/embedded/group-commit.ts';
+import { tempDir } from '../../helpers/mail.ts';
+
+function open(t: Test, file: string): DatabaseSync {
+  const db = openSqlite(file);
+  t.teardown(() => {
+    if (db.isOpen) db.close();
+  });
+  db.exec('CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
+  return db;
+}
+
+t.test('the writes of one turn share one transaction; each resolves once committed', async (t) => {
+  const file = join(tempDir(t), 'g.db');
+  const db = open(t, file);
+  const group = new GroupCommit(db);
+  const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+  // Another connection sees nothing of the group before its promises resolve, all of it after.
+  const reader = new DatabaseSync(file);
+  t.teardown(() => reader.close());
+  const count = (): number => (reader.prepare('SELECT count(*) AS n FROM kv').get() as { n: number }).n;
+  const writes = ['a', 'b', 'c'].map((k, i) => group.run(() => Number(insert.run(k, i).changes)));
+  t.equal(count(), 0, 'nothing is written before the group runs');
+  t.same(await Promise.all(writes), [1, 1, 1], 'each write gets its own result');
+  t.equal(count(), 3);
+  t.same(group.stats, { commits: 1, writes: 3 }, 'one COMMIT for the three writes');
+  await group.run(() => insert.run('d', 3));
+  t.same(group.stats, { commits: 2, writes: 4 }, 'a later turn is a group of its own');
+});
+
+t.test('a failing write is undone alone; the others of its group commit', async (t) => {
+  const db = open(t, join(tempDir(t), 'g.db'));
+  const group = new GroupCommit(db);
+  const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+  await group.run(() => insert.run('taken', 0));
+  const results = await Promise.allSettled([
+    group.run(() => insert.run('x', 1)),
+    group.run(() => insert.run('taken', 2)),
+    group.run(() => {
+      insert.run('y', 3);
+      throw new Error('changed its mind');
+    }),
+    group.run(() => insert.run('z', 4)),
+  ]);
+  t.same(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'rejected', 'fulfilled'],
+  );
+  t.match(results[1], { reason: /UNIQUE/ });
+  t.match(results[2], { reason: /changed its mind/ });
+  t.same(
+    db
+      .prepare('SELECT k FROM kv ORDER BY k')
+      .all()
+      .map((r) => r.k),
+    ['taken', 'x', 'z'],
+    'the statement before the throw is undone with its write',
+  );
+});
+
+t.test('a write alone in its group that throws leaves nothing behind', async (t) => {
+  const db = open(t, join(tempDir(t), 'g.db'));
+  const group = new GroupCommit(db);
+  const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+  await t.rejects(
+    group.run(() => {
+      insert.run('half', 1);
+      throw new Error('changed its mind');
+    }),
+    /changed its mind/,
+  );
+  t.same(db.prepare('SELECT k FROM kv').all(), []);
+  t.equal(db.isTransaction, false);
+  t.equal(await group.run(() => Number(insert.run('next', 2).changes)), 1, 'the next group commits');
+});
+
+t.test('when the transaction cannot commit, every write of the group fails', async (t) => {
+  const db = open(t, join(tempDir(t), 'g.db'));
+  const group = new GroupCommit(db);
+  const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+  const writes = [group.run(() => insert.run('a', 1)), group.run(() => insert.run('b', 2))];
+  db.close();
+  for (const write of writes) await t.rejects(write, /finalized|not open/);
+});

@@ -1,0 +1,48 @@
+import t from 'tap';
+import { composeMessage } from '../src/mime/compose.ts';
+import { parseMessage } from '../src/mime/parse.ts';
+import { ParserUnavailable, startParseThread } from '../src/mime/parse-pool.ts';
+
+async function sample(): Promise<Buffer> {
+  return composeMessage({
+    from: { name: 'Alice', email: 'alice@tessera.local' },
+    to: [{ name: '', email: 'bob@tessera.local' }],
+    cc: [],
+    subject: 'Plan',
+    text: 'line one\nline two\n',
+    messageId: 'plan@tessera.local',
+    references: ['older@tessera.local'],
+    inReplyTo: 'older@tessera.local',
+    date: new Date(Date.UTC(2026, 10, 27)),
+    // Small attachments are slices of Node's Buffer pool, which cannot be posted as they are.
+    attachments: [{ filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('tiny') }],
+    parts: [{ contentType: 'message/delivery-status', content: 'Reporting-MTA: dns; x\n' }],
+  });
+}
+
+t.test('the parse thread gives what parseMessage gives, attachments as Buffers', async (t) => {
+  const parser = startParseThread();
+  t.teardown(() => parser.close());
+  const raw = await sample();
+  const threaded = await parser.parse(raw);
+  t.same(threaded, await parseMessage(raw));
+  t.ok(threaded.attachments.every((a) => Buffer.isBuffer(a.content)));
+  t.equal(threaded.attachments[0]?.content.toString(), 'tiny');
+  // A view into a larger buffer is parsed from its own bytes only.
+  const framed = Buffer.concat([Buffer.from('garbage'), raw, Buffer.from('garbage')]);
+  const view = framed.subarray(7, 7 + raw.length);
+  t.same(await parser.parse(view), threaded);
+  const many = await Promise.all(Array.from({ length: 20 }, () => parser.parse(raw)));
+  t.equal(many.filter((m) => m.subject === 'Plan').length, 20, 'concurrent parses each get their own answer');
+});
+
+t.test('after close, a parse is refused as unavailable, not as an unreadable message', async (t) => {
+  const parser = startParseThread();
+  t.equal((await parser.parse(await sample())).subject, 'Plan');
+  await parser.close();
+  const refused = await parser.parse(await sample()).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  t.ok(refused instanceof ParserUnavailable);
+});
