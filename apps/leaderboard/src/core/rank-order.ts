@@ -299,10 +299,11 @@ export class RankOrder {
       if (id < kept) continue;
       while (used[free] === 1) free++;
       used[free] = 1;
-      this.#blocks[free] = this.#blocks[id]!;
-      this.#sizes[free] = this.#sizes[id]!;
-      const block = this.#blocks[free];
-      for (let k = 0; k < this.#sizes[free]; k++) this.#blockOf[block[k]!] = free;
+      const block = this.#blocks[id]!;
+      const size = this.#sizes[id]!;
+      this.#blocks[free] = block;
+      this.#sizes[free] = size;
+      for (let k = 0; k < size; k++) this.#blockOf[block[k]!] = free;
       this.#sequence[i] = free;
     }
     this.#blocks.length = kept;
