@@ -107,6 +107,12 @@ t.test('an order read is answered before fastify, byte for byte as the full rout
       body,
     };
   };
+  /** The names of the headers a socket answer carries, but the date (which changes each second). */
+  const headerNames = async (path: string): Promise<string[]> => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: alice } });
+    await res.text();
+    return [...res.headers.keys()].filter((name) => name !== 'date').sort();
+  };
   // The full route for the very same request: inject enters fastify and never passes the edge.
   const routed = async (path: string, authorization = alice): Promise<Answer> => {
     const res = await app.inject({ method: 'GET', url: path, headers: { authorization } });
@@ -132,6 +138,7 @@ t.test('an order read is answered before fastify, byte for byte as the full rout
     t.same(reachedFastify, [], `${name}: answered before fastify`);
     t.same(fast, await routed(path), `${name}: the full route's status, headers and bytes`);
     t.same(fast, await get(`${path}?full`), `${name}: as over the socket with a query`);
+    t.same(await headerNames(path), await headerNames(`${path}?full`), `${name}: the same headers`);
     t.equal(fast.status, 200);
     t.equal(fast.type, 'application/json; charset=utf-8');
   }
