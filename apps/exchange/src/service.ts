@@ -210,11 +210,22 @@ export class ExchangeService {
   }
 
   order(account: string, orderId: number): OrderView {
-    const order = this.#manager.orders.get(orderId);
-    if (order === undefined || order.account !== account) {
-      throw exchangeError('EX_ORDER_NOT_FOUND', `you have no order ${orderId}`);
-    }
+    const order = this.#own(account, orderId);
+    if (order === undefined) throw exchangeError('EX_ORDER_NOT_FOUND', `you have no order ${orderId}`);
     return orderView(order);
+  }
+
+  /**
+   * The account's order as it stands, or undefined where `order` answers EX_ORDER_NOT_FOUND
+   * (none, or another account's): the edge's read, without a copy or a throw. Read it at once.
+   */
+  ownOrder(account: string, orderId: number): Readonly<Order> | undefined {
+    return this.#own(account, orderId);
+  }
+
+  #own(account: string, orderId: number): Order | undefined {
+    const order = this.#manager.orders.get(orderId);
+    return order !== undefined && order.account === account ? order : undefined;
   }
 
   /** The caller's orders, oldest first, a page at a time (`next_cursor` is the `after` of the next page). */

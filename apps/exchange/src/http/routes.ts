@@ -26,6 +26,7 @@ import {
   ordersReplySchema,
 } from './schemas.ts';
 import { addFastOrder } from './fast-order.ts';
+import { addFastReads } from './fast-reads.ts';
 
 export interface ExchangeRoutesOptions {
   readonly service: ExchangeService;
@@ -108,6 +109,7 @@ export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app
     },
     (request, reply) => reply.send(service.order(caller(request), request.params.id)),
   );
+  addFastReads(app, service);
 
   app.get<{ Querystring: { status?: OrderStatus; symbol?: string; cursor?: number; limit: number } }>(
     '/v1/orders',
