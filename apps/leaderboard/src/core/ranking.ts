@@ -342,7 +342,7 @@ export class Ranking {
   }
 
   #setPendingScore(pending: number, score: number): void {
-    this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(1024), pending + 1);
+    this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(16), pending + 1);
     this.#pendingScores[pending] = score;
   }
 
@@ -357,7 +357,13 @@ export class Ranking {
     const count = this.#ids.size - first;
     if (count === 0) return;
     const scores = this.#pendingScores!;
-    this.#pendingScores = undefined;
+    // Kept for the next players met (one per score update of a new player), unless a replay
+    // made it large. Its entries are written before they are read, so old values do no harm.
+    this.#pendingScores = scores.length <= KEPT_PENDING ? scores : undefined;
+    if (count === 1) {
+      this.#place(first, scores[0]!, this.#seqs.get(first));
+      return;
+    }
     const seqs = new Float64Array(count);
     for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(first + i);
     const bySeq = sortedBySeq(seqs);
@@ -420,7 +426,9 @@ export class Ranking {
               this.#seqs.get(placed[a]!) < this.#seqs.get(pending[b]!))));
       merged[out] = takePlaced ? placed[a++]! : pending[b++]!;
     }
-    const denseCounts = new Int32Array(Math.min(this.#low.limit, maxDense(scores, this.#low.limit) + 1));
+    const denseCounts = new Int32Array(
+      Math.min(this.#low.limit, maxDense(scores, pending.length, this.#low.limit) + 1),
+    );
     for (const handle of pending) {
       const score = scoreOf(handle);
       if (score < this.#low.limit) denseCounts[score]!++;
@@ -443,9 +451,12 @@ export class Ranking {
  */
 const BULK_PLACEMENT = 4096;
 
-/** The highest score below `limit` in `scores` (0 when none). */
-function maxDense(scores: Float64Array, limit: number): number {
+/** The side array of pending scores is kept between placements up to this many entries (32 KB). */
+const KEPT_PENDING = 4096;
+
+/** The highest score below `limit` among the first `count` of `scores` (0 when none). */
+function maxDense(scores: Float64Array, count: number, limit: number): number {
   let top = 0;
-  for (const score of scores) if (score < limit && score > top) top = score;
+  for (let i = 0; i < count; i++) if (scores[i]! < limit && scores[i]! > top) top = scores[i]!;
   return top;
 }

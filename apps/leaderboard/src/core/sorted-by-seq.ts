@@ -8,7 +8,9 @@ export function sortedBySeq(seqs: Float64Array): Uint32Array {
     if (seq > max) max = seq;
   }
   let order = Uint32Array.from({ length: n }, (_, i) => i);
-  if (max - min >= 2 ** 32) return order.sort((a, b) => seqs[a]! - seqs[b]!);
+  // A radix pass clears and sums 65,536 counters: for a few seqs (a player met between two reads,
+  // on every score update of a new player) a comparison sort is far cheaper.
+  if (n < SMALL || max - min >= 2 ** 32) return order.sort((a, b) => seqs[a]! - seqs[b]!);
   let next = new Uint32Array(n);
   const counts = new Uint32Array(1 << 16);
   for (let shift = 0; shift < 32; shift += 16) {
@@ -28,6 +30,8 @@ export function sortedBySeq(seqs: Float64Array): Uint32Array {
   }
   return order;
 }
+
+const SMALL = 1024;
 
 function digit(value: number, shift: number): number {
   return shift === 0 ? value & 0xffff : Math.floor(value / 65536) & 0xffff;

@@ -6,3 +6,9 @@ t.test('indices in ascending seq order, by radix sort and past 2^32 by compariso
   t.same([...sortedBySeq(Float64Array.from([2 ** 40, 5, 2 ** 33]))], [1, 2, 0], 'a span of 2^32 or more');
   t.same([...sortedBySeq(new Float64Array(0))], []);
 });
+
+t.test('many seqs (the radix sort) come out as a comparison sort orders them', async (t) => {
+  const seqs = Float64Array.from({ length: 5000 }, (_, i) => 1_000_000 + ((i * 7919) % 5000) * 97);
+  const expected = Uint32Array.from({ length: seqs.length }, (_, i) => i).sort((a, b) => seqs[a]! - seqs[b]!);
+  t.same([...sortedBySeq(seqs)], [...expected]);
+});
