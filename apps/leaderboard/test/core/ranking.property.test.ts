@@ -133,6 +133,36 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
     );
   }
 
+  t.test(`players' wins interleaved in another order give the same ranking (${tieBreak})`, async (t) => {
+    // Several api processes apply a period's wins in any order, each player's in seq order.
+    const seed = Number(process.env.PROPERTY_SEED ?? 20261127);
+    t.comment(`seed ${seed} (set PROPERTY_SEED to replay)`);
+    const win = fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 4 }), fc.nat());
+    fc.assert(
+      fc.property(fc.array(win, { minLength: 1, maxLength: 150 }), (wins) => {
+        const inLog = new Ranking(tieBreak, { blockSize: 4 });
+        wins.forEach(([user, points], i) => inLog.apply(i + 1, `u${user}`, points));
+        // Another interleaving: wins sorted by a random key, then each player's put back in seq order.
+        const seqsOf = new Map<number, number[]>();
+        wins.forEach(([user], i) => seqsOf.set(user, [...(seqsOf.get(user) ?? []), i + 1]));
+        const shuffled = wins.map(([user, points, key], i) => ({ user, points, key, seq: i + 1 }));
+        shuffled.sort((a, b) => a.key - b.key);
+        const next = new Map<number, number>();
+        const interleaved = new Ranking(tieBreak, { blockSize: 4 });
+        for (const { user } of shuffled) {
+          const k = next.get(user) ?? 0;
+          next.set(user, k + 1);
+          const seq = seqsOf.get(user)![k]!;
+          interleaved.apply(seq, `u${user}`, wins[seq - 1]![1]);
+          interleaved.standing(`u${user}`); // a read between wins: placed one by one
+        }
+        same('full order', interleaved.top(0, 1000), inLog.top(0, 1000));
+      }),
+      { numRuns: 300, seed },
+    );
+    t.pass('300 interleavings agree');
+  });
+
   t.test(`a restored ranking plus the replay agrees with the model (${tieBreak})`, async (t) => {
     const seed = Number(process.env.PROPERTY_SEED ?? 20261122);
     const win = fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 30 }));
