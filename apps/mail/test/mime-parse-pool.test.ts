@@ -46,3 +46,20 @@ t.test('after close, a parse is refused as unavailable, not as an unreadable mes
   );
   t.ok(refused instanceof ParserUnavailable);
 });
+
+t.test('parses under way when the parser closes are refused as unavailable, not left waiting', async (t) => {
+  const parser = startParseThread();
+  const raw = await sample();
+  const underWay = Array.from({ length: 5 }, () =>
+    parser.parse(raw).then(
+      () => 'parsed',
+      (error: unknown) => (error instanceof ParserUnavailable ? 'unavailable' : 'other'),
+    ),
+  );
+  await parser.close();
+  const outcomes = await Promise.all(underWay);
+  t.ok(
+    outcomes.every((o) => o === 'parsed' || o === 'unavailable'),
+    `each settled: ${outcomes.join(', ')}`,
+  );
+});

@@ -15,6 +15,9 @@ import type { ParsedMessage } from './parse.ts';
 // The thread is a sibling module: .ts when run from source, .js once built.
 const THREAD = new URL(`./parse-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
+/** The parse thread's heap: far above what a message the SMTP size limit lets in needs. */
+const PARSE_HEAP_MB = 512;
+
 /** The parse thread failed or is closed: the message was not judged. */
 export class ParserUnavailable extends Error {}
 
@@ -49,7 +52,8 @@ export function startParseThread(): MessageParser {
   let thread: Worker | undefined;
 
   const spawn = (): Worker => {
-    const worker = new Worker(THREAD);
+    // A message that makes the parser eat memory ends the thread, not the process.
+    const worker = new Worker(THREAD, { resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB } });
     // Referenced only while a parse is under way: an idle parser keeps no process alive.
     worker.unref();
     worker.on('message', (reply: ParseReply) => {
@@ -81,17 +85,21 @@ export function startParseThread(): MessageParser {
       return new Promise<ParsedMessage>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref();
-        // A view of part of a larger buffer (Node's pool, which cannot be posted at all) goes as
-        // a copy of its bytes.
+        // A view of part of a larger buffer (Node's 8 KB pool, or a read of a bigger file) would
+        // carry the whole buffer across: it goes as a copy of its own bytes.
         const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
         worker.postMessage({ id, raw: whole ? raw : new Uint8Array(raw) });
       });
     },
     async close() {
       closed = true;
-      const worker = thread;
+      await thread?.terminate();
       thread = undefined;
-      await worker?.terminate();
+      // Whatever the thread still held is refused, not left waiting.
+      for (const [id, waiting] of pending) {
+        pending.delete(id);
+        waiting.reject(new ParserUnavailable('the parse thread is closed'));
+      }
     },
   };
 }

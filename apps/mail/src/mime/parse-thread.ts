@@ -13,8 +13,9 @@ interface ParseRequest {
 parentPort?.on('message', ({ id, raw }: ParseRequest) => {
   parseMessage(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)).then(
     (parsed) => {
-      // A small Buffer is a slice of Node's pool, which cannot be posted: each attachment's
-      // bytes are copied into an ArrayBuffer of their own, and that is moved, not copied again.
+      // A small Buffer is a slice of Node's pool, and posting it would carry the whole pool
+      // across: each attachment's bytes are copied into an ArrayBuffer of their own, and that is
+      // moved, not copied again.
       const attachments = parsed.attachments.map((a) => ({ ...a, content: new Uint8Array(a.content) }));
       try {
         parentPort?.postMessage(

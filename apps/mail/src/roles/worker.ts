@@ -206,28 +206,37 @@ export function createWorker(options: WorkerOptions): Worker {
     );
   };
 
+  /** Reads, parses and checks one job's message; a failure is kept as the job's outcome. */
+  const prepare = async (job: Job<InboundJob>) => {
+    try {
+      return { job, copies: await prepareInbound(job.payload), failed: undefined };
+    } catch (error) {
+      return { job, copies: [], failed: { ok: false, error } as const };
+    }
+  };
+
   /**
    * A claimed batch: each message read, parsed and checked concurrently, the copies of all filed
    * together, then each job acked (or retried) once everything it needs is written.
+   * - A parse thread that died failed every parse it held, whichever message killed it: those are
+   *   parsed again one at a time, so only a message that fails alone counts a failed attempt.
+   * - When the batch's filing fails, each job's copies are filed on their own, so one bad copy
+   *   fails its own job only.
    */
   const handleInboundBatch = async (jobs: readonly Job<InboundJob>[]): Promise<void> => {
-    const prepared = await Promise.all(
-      jobs.map(async (job) => {
-        try {
-          return { job, copies: await prepareInbound(job.payload), failed: undefined };
-        } catch (error) {
-          return { job, copies: [], failed: { ok: false, error } as const };
-        }
-      }),
-    );
+    const prepared = [];
+    for (const entry of await Promise.all(jobs.map(prepare))) {
+      prepared.push(entry.failed?.error instanceof ParserUnavailable ? await prepare(entry.job) : entry);
+    }
     const filing = await outcomeOf(fileCopies(prepared.flatMap((p) => p.copies)));
     await Promise.all(
-      prepared.map(({ job, copies, failed }) =>
+      prepared.map(async ({ job, copies, failed }) =>
         finishJob(
           queue,
           TOPIC.inbound,
           job,
-          failed ?? (copies.length === 0 ? { ok: true } : filing),
+          failed ??
+            (copies.length === 0 ? { ok: true } : filing.ok ? filing : await outcomeOf(fileCopies(copies))),
           inboundPolicy,
         ),
       ),

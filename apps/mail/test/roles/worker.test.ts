@@ -1,8 +1,10 @@
 import t from 'tap';
-import { createWorker } from '../../src/roles/worker.ts';
+import { createWorker, type WorkerOptions } from '../../src/roles/worker.ts';
 import type { InboundJob } from '../../src/core/events.ts';
 import type { BlobStore, MetadataStore } from '../../src/ports.ts';
 import { composeMessage } from '../../src/mime/compose.ts';
+import { parseMessage, type ParsedMessage } from '../../src/mime/parse.ts';
+import { ParserUnavailable } from '../../src/mime/parse-pool.ts';
 import { startTestMail } from '../helpers/mail.ts';
 
 async function queueInbound(
@@ -22,6 +24,51 @@ async function queueInbound(
     received_at: mail.clock.ms,
   };
   await mail.ports.queue.enqueue('mail.inbound', job.email_id, job);
+}
+
+/** The worker over the test mail's ports (some replaced), retrying after 100 ms. */
+function testWorker(mail: Awaited<ReturnType<typeof startTestMail>>, replaced: Partial<WorkerOptions>) {
+  return createWorker({
+    ...mail.ports,
+    domains: ['tessera.local'],
+    spamThreshold: 5,
+    now: mail.clock.now,
+    retryMs: 100,
+    ...replaced,
+  });
+}
+
+/** Queues an inbound job for a message from carol to bob, its raw bytes in the blob store. */
+async function queueMessage(
+  mail: Awaited<ReturnType<typeof startTestMail>>,
+  emailId: string,
+  subject: string,
+  inReplyTo?: string,
+): Promise<void> {
+  const raw = await composeMessage({
+    from: { name: '', email: 'carol@remote.test' },
+    to: [{ name: '', email: 'bob@tessera.local' }],
+    cc: [],
+    subject,
+    text: 'x',
+    messageId: `${subject}@remote.test`,
+    ...(inReplyTo === undefined ? {} : { inReplyTo }),
+    references: inReplyTo === undefined ? [] : [inReplyTo],
+    date: new Date(mail.clock.ms),
+    attachments: [],
+  });
+  await mail.ports.blobs.put(`raw/${emailId}.eml`, raw);
+  const job: InboundJob = {
+    v: 1,
+    type: 'inbound',
+    email_id: emailId,
+    raw_key: `raw/${emailId}.eml`,
+    mail_from: 'carol@remote.test',
+    recipients: ['bob'],
+    auth: { spf: 'none', dkim: 'none', dmarc: 'none' },
+    received_at: mail.clock.ms,
+  };
+  await mail.ports.queue.enqueue('mail.inbound', emailId, job);
 }
 
 t.test('a job whose store keeps failing is retried with back-off, then given up and bounced', async (t) => {
@@ -96,32 +143,8 @@ t.test('in a claimed batch, a job that fails is given back alone; the others are
   await mail.service.ensureMailbox('bob');
   const ids = ['01900000-0000-7000-8000-00000000000a', '01900000-0000-7000-8000-00000000000b'];
   const [parentId = '', replyId = '', brokenId = ''] = [...ids, '01900000-0000-7000-8000-00000000000c'];
-  const queue = async (emailId: string, subject: string, inReplyTo?: string): Promise<void> => {
-    const raw = await composeMessage({
-      from: { name: '', email: 'carol@remote.test' },
-      to: [{ name: '', email: 'bob@tessera.local' }],
-      cc: [],
-      subject,
-      text: 'x',
-      messageId: `${subject}@remote.test`,
-      ...(inReplyTo === undefined ? {} : { inReplyTo }),
-      references: inReplyTo === undefined ? [] : [inReplyTo],
-      date: new Date(mail.clock.ms),
-      attachments: [],
-    });
-    await mail.ports.blobs.put(`raw/${emailId}.eml`, raw);
-    const job: InboundJob = {
-      v: 1,
-      type: 'inbound',
-      email_id: emailId,
-      raw_key: `raw/${emailId}.eml`,
-      mail_from: 'carol@remote.test',
-      recipients: ['bob'],
-      auth: { spf: 'none', dkim: 'none', dmarc: 'none' },
-      received_at: mail.clock.ms,
-    };
-    await mail.ports.queue.enqueue('mail.inbound', emailId, job);
-  };
+  const queue = (emailId: string, subject: string, inReplyTo?: string): Promise<void> =>
+    queueMessage(mail, emailId, subject, inReplyTo);
   await queue(parentId, 'parent');
   await queue(replyId, 'reply', 'parent@remote.test'); // the parent is in the same batch
   await queue(brokenId, 'broken');
@@ -136,14 +159,7 @@ t.test('in a claimed batch, a job that fails is given back alone; the others are
               : target.read(key)
         : target[name].bind(target),
   });
-  const worker = createWorker({
-    ...mail.ports,
-    blobs: flaky,
-    domains: ['tessera.local'],
-    spamThreshold: 5,
-    now: mail.clock.now,
-    retryMs: 100,
-  });
+  const worker = testWorker(mail, { blobs: flaky });
   t.equal(await worker.drain(), 3, 'the three jobs were claimed together');
   const inbox = await mail.service.listMessages('bob', 'inbox', { limit: 10 });
   t.same(inbox.messages.map((m) => m.subject).sort(), ['parent', 'reply']);
@@ -159,3 +175,77 @@ t.test('in a claimed batch, a job that fails is given back alone; the others are
   t.same(after.messages.map((m) => m.subject).sort(), ['broken', 'parent', 'reply'], 'each filed once');
   t.same(await mail.ports.queue.stats('mail.inbound'), { size: 0, oldestAgeMs: 0 });
 });
+
+t.test('a parse thread that dies fails only the message that kills it, not the batch it held', async (t) => {
+  const mail = await startTestMail(t, { extra: { smtpIn: false } });
+  await mail.service.ensureMailbox('bob');
+  const ids = ['01900000-0000-7000-8000-0000000000d1', '01900000-0000-7000-8000-0000000000d2'];
+  const culpritId = '01900000-0000-7000-8000-0000000000d3';
+  await queueMessage(mail, ids[0]!, 'first');
+  await queueMessage(mail, ids[1]!, 'second');
+  await queueMessage(mail, culpritId, 'culprit');
+  // The culprit kills the thread whenever it is parsed, and every parse under way with it fails
+  // (the others take a tick longer, so they are still under way when it does).
+  const inFlight = new Set<(error: Error) => void>();
+  const parse = (raw: Buffer): Promise<ParsedMessage> =>
+    new Promise((resolve, reject) => {
+      inFlight.add(reject);
+      const culprit = raw.includes('Subject: culprit');
+      const run = (): void => {
+        if (!inFlight.has(reject)) return; // failed with the thread already
+        if (culprit) {
+          for (const fail of inFlight) fail(new ParserUnavailable('the parse thread exited (1)'));
+          inFlight.clear();
+          return;
+        }
+        inFlight.delete(reject);
+        parseMessage(raw).then(resolve, reject);
+      };
+      setImmediate(culprit ? run : () => setImmediate(run));
+    });
+  const worker = testWorker(mail, { parse });
+  t.equal(await worker.drain(), 3, 'the three jobs were claimed together');
+  const inbox = await mail.service.listMessages('bob', 'inbox', { limit: 10 });
+  t.same(inbox.messages.map((m) => m.subject).sort(), ['first', 'second'], 'the innocent ones are filed');
+  mail.clock.advance(100); // the culprit's back-off
+  const [left, ...others] = await mail.ports.queue.claim<InboundJob>('mail.inbound', {
+    limit: 10,
+    leaseMs: 1,
+  });
+  t.equal(others.length, 0);
+  t.equal(left?.id, culpritId, 'only the culprit is left');
+  t.equal(left?.attempts, 1, 'it counted one failed attempt, the others none');
+});
+
+t.test(
+  'when a batch cannot be filed, each job is filed on its own: one bad copy fails its job only',
+  async (t) => {
+    const mail = await startTestMail(t, { extra: { smtpIn: false } });
+    await mail.service.ensureMailbox('bob');
+    const badId = '01900000-0000-7000-8000-0000000000e3';
+    await queueMessage(mail, '01900000-0000-7000-8000-0000000000e1', 'first');
+    await queueMessage(mail, '01900000-0000-7000-8000-0000000000e2', 'second');
+    await queueMessage(mail, badId, 'bad');
+    // The store refuses any write holding the bad copy.
+    const picky = new Proxy(mail.ports.metadata, {
+      get: (target, name: keyof MetadataStore) =>
+        name === 'fileCopies'
+          ? (copies: Parameters<MetadataStore['fileCopies']>[0]) =>
+              copies.some((c) => c.message.subject === 'bad')
+                ? Promise.reject(new Error('constraint failed'))
+                : target.fileCopies(copies)
+          : target[name].bind(target),
+    });
+    const worker = testWorker(mail, { metadata: picky });
+    t.equal(await worker.drain(), 3, 'the three jobs were claimed together');
+    const inbox = await mail.service.listMessages('bob', 'inbox', { limit: 10 });
+    t.same(inbox.messages.map((m) => m.subject).sort(), ['first', 'second']);
+    mail.clock.advance(100);
+    const left = await mail.ports.queue.claim<InboundJob>('mail.inbound', { limit: 10, leaseMs: 1 });
+    t.same(
+      left.map((job) => [job.id, job.attempts]),
+      [[badId, 1]],
+      'only the bad job is left, with one failed attempt',
+    );
+  },
+);

@@ -86,3 +86,19 @@ t.test('when the transaction cannot commit, every write of the group fails', asy
   db.close();
   for (const write of writes) await t.rejects(write, /finalized|not open/);
 });
+
+t.test('a COMMIT that fails fails every write of its group and leaves no transaction open', async (t) => {
+  const db = open(t, join(tempDir(t), 'g.db'));
+  // A deferred foreign key is checked at COMMIT: the writes themselves succeed, the COMMIT fails.
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec(`CREATE TABLE child (k TEXT REFERENCES kv (k) DEFERRABLE INITIALLY DEFERRED)`);
+  const group = new GroupCommit(db);
+  const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+  const orphan = db.prepare('INSERT INTO child (k) VALUES (?)');
+  const writes = [group.run(() => insert.run('a', 1)), group.run(() => orphan.run('nobody'))];
+  for (const write of writes) await t.rejects(write, /FOREIGN KEY/);
+  t.equal(db.isTransaction, false);
+  t.same(db.prepare('SELECT count(*) AS n FROM kv').get(), { n: 0 }, 'nothing of the group is written');
+  await group.run(() => insert.run('b', 2));
+  t.same(db.prepare('SELECT k FROM kv').all(), [{ k: 'b' }], 'the next group commits');
+});
