@@ -29,7 +29,7 @@ export class RankOrder {
   /** The highest power of two ≤ the number of blocks: the first step of a Fenwick descent. */
   #topStep = 0;
   #count = 0;
-  /** Blocks of size 0 still in the sequence (see #compact). */
+  /** Blocks of size 0 (see #compact): counted where a block's size reaches or leaves 0. */
   #emptyBlocks = 0;
 
   readonly #narrowBlocks: number;
@@ -82,7 +82,7 @@ export class RankOrder {
     const block = this.#blocks[id]!;
     block.copyWithin(offset + 1, offset, this.#sizes[id]);
     block[offset] = handle;
-    this.#sizes[id]!++;
+    if (this.#sizes[id]!++ === 0) this.#emptyBlocks--;
     this.#add(index, 1);
     if (handle >= this.#blockOf.length) this.#blockOf = grown(this.#blockOf, handle + 1);
     this.#blockOf[handle] = id;
@@ -202,6 +202,7 @@ export class RankOrder {
     this.#indexOf = grown(this.#indexOf, id + 1);
     this.#tree = grown(this.#tree, id + 2);
     this.#sizes[id] = 0;
+    this.#emptyBlocks++;
     this.#sequence[id] = id;
     this.#indexOf[id] = id;
     if (id === this.#narrowBlocks && this.#blockOf instanceof Uint16Array)
@@ -229,7 +230,8 @@ export class RankOrder {
       this.#sizes[successor] = size - at;
       this.#add(index, at - size);
       this.#add(index + 1, size - at);
-      this.#emptyBlocks--;
+      if (size > at) this.#emptyBlocks--;
+      if (at === 0) this.#emptyBlocks++;
       return at;
     }
     const fresh = this.#appendBlock();
@@ -239,6 +241,8 @@ export class RankOrder {
     for (let i = 0; i < size - at; i++) this.#blockOf[to[i]!] = fresh;
     this.#sizes[id] = at;
     this.#sizes[fresh] = size - at;
+    if (size > at) this.#emptyBlocks--;
+    if (at === 0) this.#emptyBlocks++;
     const n = this.#blocks.length;
     this.#sequence.copyWithin(index + 2, index + 1, n - 1);
     this.#sequence[index + 1] = fresh;
@@ -255,7 +259,6 @@ export class RankOrder {
   #compact(index: number): void {
     const id = this.#sequence[index]!;
     const n = this.#blocks.length;
-    if (n === 1) return;
     const size = this.#sizes[id]!;
     if (size === 0) {
       this.#emptied();
@@ -307,7 +310,7 @@ export class RankOrder {
       this.#sequence[i] = free;
     }
     this.#blocks.length = kept;
-    this.#emptyBlocks = 0;
+    this.#emptyBlocks = this.#sizes[this.#sequence[0]!] === 0 ? 1 : 0;
     this.#reindex();
   }
 
