@@ -1,3 +1,4 @@
+import { highestDense, inRankOrder } from './in-rank-order.ts';
 import { RankOrder } from './rank-order.ts';
 import { ScoreCounts } from './score-counts.ts';
 import { ChangedSet } from './changed-set.ts';
@@ -371,37 +372,7 @@ export class Ranking {
       for (const i of bySeq) this.#place(first + i, scores[i]!, seqs[i]!);
       return;
     }
-    this.#placeAll(first, this.#rankOrdered(first, bySeq, scores), scores);
-  }
-
-  /**
-   * The pending players (handles first + i) in rank order: score descending, then seq ascending.
-   * `bySeq` is already in seq order, so a stable counting sort by score finishes it; scores past
-   * the dense range (rare) are sorted apart and go first.
-   */
-  #rankOrdered(first: number, bySeq: Uint32Array, scores: Float64Array): Int32Array {
-    const limit = this.#low.limit;
-    let topScore = 0;
-    const high: number[] = [];
-    for (const i of bySeq) {
-      const score = scores[i]!;
-      if (score >= limit) high.push(i);
-      else if (score > topScore) topScore = score;
-    }
-    const starts = new Int32Array(topScore + 1);
-    for (const i of bySeq) if (scores[i]! < limit) starts[scores[i]!]!++;
-    // Each score's run starts after the high scores and every higher dense score.
-    let next = high.length;
-    for (let score = topScore; score >= 0; score--) {
-      const players = starts[score]!;
-      starts[score] = next;
-      next += players;
-    }
-    const ordered = new Int32Array(bySeq.length);
-    high.sort((a, b) => scores[b]! - scores[a]!); // stable: equal scores keep seq order
-    high.forEach((i, at) => (ordered[at] = first + i));
-    for (const i of bySeq) if (scores[i]! < limit) ordered[starts[scores[i]!]!++] = first + i;
-    return ordered;
+    this.#placeAll(first, inRankOrder(bySeq, scores, this.#low.limit, first), scores);
   }
 
   /** Merges the rank-ordered pending players with the placed ones; builds the order and counts again. */
@@ -427,7 +398,7 @@ export class Ranking {
       merged[out] = takePlaced ? placed[a++]! : pending[b++]!;
     }
     const denseCounts = new Int32Array(
-      Math.min(this.#low.limit, maxDense(scores, pending.length, this.#low.limit) + 1),
+      Math.min(this.#low.limit, highestDense(scores, pending.length, this.#low.limit) + 1),
     );
     for (const handle of pending) {
       const score = scoreOf(handle);
@@ -453,10 +424,3 @@ const BULK_PLACEMENT = 4096;
 
 /** The side array of pending scores is kept between placements up to this many entries (32 KB). */
 const KEPT_PENDING = 4096;
-
-/** The highest score below `limit` among the first `count` of `scores` (0 when none). */
-function maxDense(scores: Float64Array, count: number, limit: number): number {
-  let top = 0;
-  for (let i = 0; i < count; i++) if (scores[i]! < limit && scores[i]! > top) top = scores[i]!;
-  return top;
-}
