@@ -97,7 +97,7 @@ end`;
 ensureWrk();
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-ex-http-'));
 const scripts = mkdtempSync(join(tmpdir(), 'tessera-wrk-'));
-const server = await startPinned(GATEWAY, serverEnv(dataDir));
+const server = await startPinned(GATEWAY, serverEnv(dataDir), { profileDir: process.env.BENCH_CPU_PROF });
 const bare = await startPinned([BASELINE_SERVER], serverEnv(dataDir));
 const load = (target: BenchServer, title: string, setupLua: string, request: string, seconds = SECONDS) =>
   runWrk({
