@@ -368,7 +368,9 @@ export class Ranking {
     const seqs = new Float64Array(count);
     for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(first + i);
     const bySeq = sortedBySeq(seqs);
-    if (count < this.#bulkPlacement) {
+    // A merge costs a pass over every placed player: worth it for a replay's many, not for a few
+    // thousand met while millions are placed (each placement alone is a few microseconds).
+    if (count < this.#bulkPlacement || count * MERGE_SHARE < first) {
       for (const i of bySeq) this.#place(first + i, scores[i]!, seqs[i]!);
       return;
     }
@@ -421,6 +423,9 @@ export class Ranking {
  * scale, a few thousand block moves cost about one pass over the order.
  */
 const BULK_PLACEMENT = 4096;
+
+/** A merge is chosen when the players to place are at least 1/MERGE_SHARE of those placed. */
+const MERGE_SHARE = 64;
 
 /** The side array of pending scores is kept between placements up to this many entries (32 KB). */
 const KEPT_PENDING = 4096;

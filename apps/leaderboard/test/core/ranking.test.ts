@@ -185,3 +185,19 @@ t.test('forEachStanding walks every player in rank order', async (t) => {
   });
   t.same(seen, ['b:1', 'a:2', 'c:2']);
 });
+
+t.test('a few players met while many are placed are placed one by one, as a merge would', async (t) => {
+  const wins: Array<[string, number]> = Array.from({ length: 700 }, (_, i) => [
+    `u${i < 600 ? i : i % 607}`,
+    1 + (i % 3),
+  ]);
+  const readEach = new Ranking('earliest', { bulkPlacement: 3 });
+  const batched = new Ranking('earliest', { bulkPlacement: 3 });
+  wins.forEach(([user, points], i) => {
+    readEach.apply(i + 1, user, points);
+    readEach.standing(user);
+    batched.apply(i + 1, user, points);
+    if (i < 600) batched.standing(user); // then 100 wins, 7 of them new players, before the next read
+  });
+  t.same(batched.top(0, 700), readEach.top(0, 700));
+});
