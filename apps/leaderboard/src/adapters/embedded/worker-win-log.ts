@@ -6,6 +6,7 @@ import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
 import { WinLogReads } from './sqlite-win-log.ts';
+import { ThreadedWinLogReads } from './threaded-win-log-reads.ts';
 import { WalCheckpointer, type WalCheckpoints } from '@tessera/kit/sqlite';
 import { ensureWinSchema } from './win-batch-writer.ts';
 
@@ -34,7 +35,7 @@ export interface WorkerWinLogOptions {
   /** wins.db; the worker opens its own write connection to it. */
   readonly file: string;
   readonly synchronous: 'full' | 'normal';
-  /** A connection to the same file for the reads (replay, last seq), on the event loop. */
+  /** A connection to the same file for the last seq, on the event loop (replays have a thread). */
   readonly reader: DatabaseSync;
   /** How often the WAL is copied back into the file (default 1 s). */
   readonly walCheckpointMs?: number;
@@ -54,6 +55,7 @@ export class WorkerWinLog implements WinLog {
   readonly #worker: Worker;
   readonly #checkpointer: WalCheckpointer;
   readonly #reads: WinLogReads;
+  readonly #replays: ThreadedWinLogReads;
   readonly #periods: Set<Period>;
   readonly #waiting = new Map<number, (reply: WinLogReply) => void>();
   #queued: Pending[] = [];
@@ -66,6 +68,7 @@ export class WorkerWinLog implements WinLog {
   constructor(options: WorkerWinLogOptions) {
     ensureWinSchema(options.reader);
     this.#reads = new WinLogReads(options.reader);
+    this.#replays = new ThreadedWinLogReads(options.file);
     const periods = options.reader.prepare('SELECT period FROM win_periods').all() as Array<{
       period: string;
     }>;
@@ -105,8 +108,9 @@ export class WorkerWinLog implements WinLog {
     return this.#checkpointer.stats;
   }
 
+  /** A replay reads on a thread of its own, a batch ahead of the caller. */
   read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]> {
-    return this.#reads.read(period, afterSeq);
+    return this.#replays.read(period, afterSeq);
   }
 
   periods(): Promise<Period[]> {
