@@ -54,8 +54,12 @@ t.test('bench:search at 2,000 messages', async (t) => {
   t.ok(results.population.seconds > 0 && results.population.messages_per_s > 0, 'population timed');
   t.equal(results.index_lag.delivered, 100, 'delivered 50/s for 2 s');
   t.equal(results.index_lag.found, results.index_lag.delivered, 'every delivered message was found');
-  const positive = (label: string, values: Record<string, number>, keys: readonly string[]): void => {
-    for (const key of keys) t.ok((values[key] ?? 0) > 0, `${label} ${key} is positive`);
+  const positive = <T extends object>(
+    label: string,
+    values: T,
+    keys: readonly (keyof T & string)[],
+  ): void => {
+    for (const key of keys) t.ok(Number(values[key] ?? 0) > 0, `${label} ${key} is positive`);
   };
   const percentiles = ['count', 'p50_ms', 'p95_ms', 'p99_ms', 'max_ms'] as const;
   positive('index lag', results.index_lag, percentiles);

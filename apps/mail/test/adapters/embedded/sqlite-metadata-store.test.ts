@@ -74,8 +74,10 @@ t.test('thread links keep their first thread', async (t) => {
 t.test('copies filed together join their threads in order, as one by one', async (t) => {
   const s = store(t);
   const copy = (user: string, emailId: string, inReplyTo?: string) => {
-    const m: Partial<StoredMessage> = message(user, emailId, { message_id: `${emailId}@x` });
-    delete m.thread_id;
+    const m: { -readonly [K in keyof StoredMessage]?: StoredMessage[K] } = {
+      ...message(user, emailId, { message_id: `${emailId}@x` }),
+    };
+    delete m.thread_id; // a new copy has no thread yet: filing resolves it
     return {
       message: m as Omit<StoredMessage, 'thread_id'>,
       headers: {
