@@ -4,12 +4,14 @@
  * plugin under test registered on it; all of it closed and removed when the test ends.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { createAuthenticator, createHttpApp, createLogger, mintToken, openSqlite } from '@tessera/kit';
 import { SqliteJournal } from '../../src/adapters/embedded/sqlite-journal.ts';
+import { exchangeRoutes } from '../../src/http/routes.ts';
 import type { ExchangeRules } from '../../src/core/order-manager.ts';
 import { ExchangeService } from '../../src/service.ts';
 import { rules, T0 } from '../core/exchange-rules.ts';
@@ -66,4 +68,28 @@ export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise
     service,
     token: (sub, ...scopes) => mintToken({ secret: SECRET, sub, scopes }),
   };
+}
+
+/**
+ * The exchange's routes on a real socket with no rate limits (so with the fast answers at the
+ * edge), and a record of every request that reached fastify at all: one answered at the edge
+ * never does.
+ */
+export async function fastEdgeApp(
+  t: Test,
+): Promise<ExchangeApp & { readonly port: number; readonly reachedFastify: string[] }> {
+  const reachedFastify: string[] = [];
+  const exchange = await exchangeApp(t, {
+    listen: true,
+    rateLimitEnabled: false,
+    register: (app, service) => {
+      app.addHook('onRequest', (request, _reply, done) => {
+        reachedFastify.push(`${request.method} ${request.url}`);
+        done();
+      });
+      return app.register(exchangeRoutes, { service, tradeLimitPerMinute: 1_000, readLimitPerMinute: 1_000 });
+    },
+  });
+  const { port } = exchange.app.server.address() as AddressInfo;
+  return { ...exchange, port, reachedFastify };
 }

@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { orderJson, plainOrder } from '../../src/http/fast-order.ts';
-import { exchangeRoutes } from '../../src/http/routes.ts';
-import { exchangeApp } from './exchange-app.ts';
+import { fastEdgeApp } from './exchange-app.ts';
 
 const order = (extra: Record<string, unknown> = {}) => ({
   symbol: 'AAPL',
@@ -40,20 +38,7 @@ t.test(
 );
 
 t.test('a plain order is answered before fastify, as the full route answers it', async (t) => {
-  // What reaches fastify at all: an order answered at the edge never does.
-  const reachedFastify: string[] = [];
-  const { app, service, token } = await exchangeApp(t, {
-    listen: true,
-    rateLimitEnabled: false,
-    register: (app, service) => {
-      app.addHook('onRequest', (request, _reply, done) => {
-        reachedFastify.push(`${request.method} ${request.url}`);
-        done();
-      });
-      return app.register(exchangeRoutes, { service, tradeLimitPerMinute: 1_000, readLimitPerMinute: 1_000 });
-    },
-  });
-  const { port } = app.server.address() as AddressInfo;
+  const { service, token, port, reachedFastify } = await fastEdgeApp(t);
   await service.deposit('alice', 10_000);
   const headers = {
     authorization: `Bearer ${await token('alice', 'trade')}`,

@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { mintToken } from '@tessera/kit';
 import { plainOrderId } from '../../src/http/fast-reads.ts';
-import { exchangeRoutes } from '../../src/http/routes.ts';
-import { exchangeApp } from './exchange-app.ts';
+import { fastEdgeApp } from './exchange-app.ts';
 
 t.test('a plain order id is taken as it is; anything else in the target is declined', async (t) => {
   t.equal(plainOrderId('/v1/order/1'), 1);
@@ -35,20 +33,7 @@ t.test('a plain order id is taken as it is; anything else in the target is decli
 });
 
 t.test('an order read is answered before fastify, byte for byte as the full route answers it', async (t) => {
-  // What reaches fastify at all: a read answered at the edge never does.
-  const reachedFastify: string[] = [];
-  const { app, service, token } = await exchangeApp(t, {
-    listen: true,
-    rateLimitEnabled: false,
-    register: (app, service) => {
-      app.addHook('onRequest', (request, _reply, done) => {
-        reachedFastify.push(`${request.method} ${request.url}`);
-        done();
-      });
-      return app.register(exchangeRoutes, { service, tradeLimitPerMinute: 1_000, readLimitPerMinute: 1_000 });
-    },
-  });
-  const { port } = app.server.address() as AddressInfo;
+  const { app, service, token, port, reachedFastify } = await fastEdgeApp(t);
   await service.deposit('alice', 1_000_000);
   await service.deposit('bob', 1_000_000, { AAPL: 100 });
   const resting = await service.placeOrder('alice', {
