@@ -27,7 +27,8 @@ import { ensureWinSchema } from '../src/adapters/embedded/win-batch-writer.ts';
 import { Ranking } from '../src/core/ranking.ts';
 import { TIE_BREAKS, TOP_LIST_SIZE, type TieBreak } from '../src/core/standing.ts';
 import { mix32 } from '../src/core/typed-arrays.ts';
-import { machine, perSecond, printTable, progress, saveResults, seededRandom } from './report.ts';
+import { machine, perSecond, printTable, progress, saveResults } from './report.ts';
+import { seededRandom } from '@tessera/testkit';
 
 const USERS = Number(process.env.BENCH_USERS ?? 25_000_000);
 const OPS = 1_000_000;

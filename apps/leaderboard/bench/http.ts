@@ -34,7 +34,8 @@ import {
   type BenchServer,
   type Figures,
 } from '@tessera/testkit';
-import { machine, printTable, saveResults, seededRandom } from './report.ts';
+import { machine, printTable, saveResults } from './report.ts';
+import { seededRandom } from '@tessera/testkit';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -15,7 +15,8 @@ import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { encodeWin } from '../src/adapters/nats/win-event.ts';
 import { startOwnRedis, type OwnRedis } from './own-redis.ts';
-import { machine, perSecond, printTable, saveResults, seededRandom } from './report.ts';
+import { machine, perSecond, printTable, saveResults } from './report.ts';
+import { seededRandom } from '@tessera/testkit';
 
 const PLAYERS = Number(process.env.BENCH_REBUILD_PLAYERS ?? 1_000_000);
 const PERIOD = '2026-11';

@@ -34,14 +34,3 @@ export function progress(label: string, done: number, total: number): void {
   else if (done === total || done % Math.ceil(total / 10) === 0)
     console.error(`  ${label}: ${done}/${total}`);
 }
-
-/** A seeded xorshift32 generator: the same stream on every run, so runs compare. */
-export function seededRandom(seed: number): (n: number) => number {
-  let state = seed | 0 || 1;
-  return (n) => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) % n;
-  };
-}

@@ -11,7 +11,8 @@ import { RedisRankingStore } from '../src/adapters/redis/redis-ranking-store.ts'
 import { ShardedRankingStore } from '../src/adapters/redis/sharded-ranking-store.ts';
 import type { Win } from '../src/core/win.ts';
 import { startOwnRedis, type OwnRedis } from './own-redis.ts';
-import { machine, perSecond, printTable, saveResults, seededRandom } from './report.ts';
+import { machine, perSecond, printTable, saveResults } from './report.ts';
+import { seededRandom } from '@tessera/testkit';
 
 const SECONDS = Number(process.env.BENCH_SHARD_SECONDS ?? 4);
 const PLAYERS = Number(process.env.BENCH_SHARD_PLAYERS ?? 50_000);

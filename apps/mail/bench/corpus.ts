@@ -4,19 +4,9 @@
  * with an attachment, half of them read, received over the year before a fixed day.
  */
 import type { Address } from '../src/core/address.ts';
+import { seededRandom } from '@tessera/testkit';
 import { newEmailId } from '../src/core/email-id.ts';
 import type { StoredMessage } from '../src/ports.ts';
-
-/** A seeded xorshift32 generator: `next(n)` is in [0, n). */
-export function seededRandom(seed: number): (n: number) => number {
-  let state = seed | 0 || 1;
-  return (n) => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) % n;
-  };
-}
 
 const ONSETS = [
   'b',

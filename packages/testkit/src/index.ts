@@ -27,6 +27,7 @@ export {
   type Figures,
   type WrkRun,
 } from './http-bench.ts';
+export { seededRandom } from './seeded-random.ts';
 export { tool, toolCache, toolsPath, type ToolName } from './tools.ts';
 export {
   cluster,
