@@ -2,7 +2,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
-import { WinBatchWriter } from './win-batch-writer.ts';
+import { REPLAY_QUERY, WinBatchWriter, type ReplayRow } from './win-batch-writer.ts';
 
 const READ_BATCH = 10_000;
 
@@ -75,20 +75,13 @@ export class SqliteWinLog implements WinLog {
   }
 }
 
-/** A row of the replay query: seq, user_id, points, match_id, at. */
-type WinColumns = [number, string, number, string | null, number];
-
 /** The read side of the win log, on any connection to wins.db (WAL: it sees every commit). */
 export class WinLogReads {
   readonly #readPeriod: StatementSync;
   readonly #lastSeqOf: StatementSync;
 
   constructor(db: DatabaseSync) {
-    // Rows as arrays of the columns a Win needs: a replay reads millions, and named rows cost a
-    // third more to build (the period is the one asked for).
-    this.#readPeriod = db.prepare(
-      'SELECT seq, user_id, points, match_id, at FROM wins WHERE period = ? AND seq > ? ORDER BY seq LIMIT ?',
-    );
+    this.#readPeriod = db.prepare(REPLAY_QUERY);
     this.#readPeriod.setReturnArrays(true);
     this.#lastSeqOf = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM wins WHERE period = ?');
   }
@@ -96,7 +89,7 @@ export class WinLogReads {
   async *read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]> {
     let from = afterSeq;
     for (;;) {
-      const rows = this.#readPeriod.all(period, from, READ_BATCH) as unknown as WinColumns[];
+      const rows = this.#readPeriod.all(period, from, READ_BATCH) as unknown as ReplayRow[];
       if (rows.length === 0) return;
       const wins = new Array<Win>(rows.length);
       for (let i = 0; i < rows.length; i++) {

@@ -6,20 +6,17 @@
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WinColumnsBatch, WinReadRequest } from './threaded-win-log-reads.ts';
+import { REPLAY_QUERY, type ReplayRow } from './win-batch-writer.ts';
 
 const { file, period, afterSeq, batchSize } = workerData as WinReadRequest;
 const db = new DatabaseSync(file, { readOnly: true });
-const query = db.prepare(
-  'SELECT seq, user_id, points, match_id, at FROM wins WHERE period = ? AND seq > ? ORDER BY seq LIMIT ?',
-);
+const query = db.prepare(REPLAY_QUERY);
 query.setReturnArrays(true);
 let from = afterSeq;
 
 /** Each message asks for the next batch; an empty batch means the end. */
 parentPort?.on('message', () => {
-  const rows = query.all(period, from, batchSize) as unknown as Array<
-    [number, string, number, string | null, number]
-  >;
+  const rows = query.all(period, from, batchSize) as unknown as ReplayRow[];
   const count = rows.length;
   const batch: WinColumnsBatch = {
     seqs: new Float64Array(count),
