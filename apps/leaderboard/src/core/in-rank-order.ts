@@ -38,6 +38,32 @@ export function inRankOrder(
   return ordered;
 }
 
+/** Handles in rank order, and the score of each (by handle, or by its index in `handles`). */
+export interface RankedRun {
+  readonly handles: Int32Array;
+  readonly scoreOf: (handle: number, at: number) => number;
+}
+
+/**
+ * Two runs in rank order merged into one: score descending, then seq ascending (`seqOf`); on a
+ * tie of both (never, seqs are unique), the first run's player goes first.
+ */
+export function mergedInRankOrder(a: RankedRun, b: RankedRun, seqOf: (handle: number) => number): Int32Array {
+  const merged = new Int32Array(a.handles.length + b.handles.length);
+  let i = 0;
+  let j = 0;
+  for (let out = 0; out < merged.length; out++) {
+    let fromA = j === b.handles.length;
+    if (!fromA && i < a.handles.length) {
+      const scoreA = a.scoreOf(a.handles[i]!, i);
+      const scoreB = b.scoreOf(b.handles[j]!, j);
+      fromA = scoreA > scoreB || (scoreA === scoreB && seqOf(a.handles[i]!) <= seqOf(b.handles[j]!));
+    }
+    merged[out] = fromA ? a.handles[i++]! : b.handles[j++]!;
+  }
+  return merged;
+}
+
 /** The highest score below `limit` among the first `count` of `scores` (0 when none). */
 export function highestDense(scores: Float64Array, count: number, limit: number): number {
   let top = 0;

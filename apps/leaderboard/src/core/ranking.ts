@@ -1,4 +1,4 @@
-import { highestDense, inRankOrder } from './in-rank-order.ts';
+import { highestDense, inRankOrder, mergedInRankOrder } from './in-rank-order.ts';
 import { RankOrder } from './rank-order.ts';
 import { ScoreCounts } from './score-counts.ts';
 import { ChangedSet } from './changed-set.ts';
@@ -386,19 +386,12 @@ export class Ranking {
       placed[n] = handle;
       placedScores[n++] = score;
     });
-    const merged = new Int32Array(first + pending.length);
     const scoreOf = (handle: number): number => scores[handle - first]!;
-    let a = 0;
-    let b = 0;
-    for (let out = 0; out < merged.length; out++) {
-      const takePlaced =
-        b === pending.length ||
-        (a < first &&
-          (placedScores[a]! > scoreOf(pending[b]!) ||
-            (placedScores[a] === scoreOf(pending[b]!) &&
-              this.#seqs.get(placed[a]!) < this.#seqs.get(pending[b]!))));
-      merged[out] = takePlaced ? placed[a++]! : pending[b++]!;
-    }
+    const merged = mergedInRankOrder(
+      { handles: placed, scoreOf: (_, at) => placedScores[at]! },
+      { handles: pending, scoreOf },
+      (handle) => this.#seqs.get(handle),
+    );
     const denseCounts = new Int32Array(
       Math.min(this.#low.limit, highestDense(scores, pending.length, this.#low.limit) + 1),
     );
