@@ -2,9 +2,10 @@
  * The checkpoint worker: owns the write connection to ranking.db, so that the upserts and
  * fsyncs of a checkpoint never stall the event loop that answers requests.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-// The sqlite subpath only: the worker has no use for the HTTP stack the kit's index brings.
+import { workerData } from 'node:worker_threads';
+// The sqlite and worker subpaths only: the thread has no use for the HTTP stack the kit's index brings.
 import { openSqlite } from '@tessera/kit/sqlite';
+import { answerRequests } from '@tessera/kit/worker';
 import type { CheckpointCommand } from './checkpoint-writer.ts';
 import { SqliteRankingCheckpoints } from './sqlite-ranking-checkpoints.ts';
 
@@ -23,28 +24,23 @@ function pauseAfter(workMs: number): void {
 const db = openSqlite(file, { synchronous });
 const checkpoints = new SqliteRankingCheckpoints(db);
 
-parentPort?.on('message', (command: CheckpointCommand) => {
-  try {
-    switch (command.kind) {
-      case 'entries': {
-        const started = performance.now();
-        checkpoints.writeEntries(command.period, command.chunk);
-        pauseAfter(performance.now() - started);
-        break;
-      }
-      case 'covered':
-        checkpoints.markCovered(command.period, command.seq);
-        break;
-      case 'discard':
-        checkpoints.discard(command.period);
-        break;
-      case 'close':
-        db.close();
-        break;
+answerRequests<CheckpointCommand, null>((command) => {
+  switch (command.kind) {
+    case 'entries': {
+      const started = performance.now();
+      checkpoints.writeEntries(command.period, command.chunk);
+      pauseAfter(performance.now() - started);
+      break;
     }
-    parentPort?.postMessage({ id: command.id, ok: true });
-  } catch (error) {
-    // The Error itself, not its message: structured cloning keeps its message, stack and code.
-    parentPort?.postMessage({ id: command.id, ok: false, error });
+    case 'covered':
+      checkpoints.markCovered(command.period, command.seq);
+      break;
+    case 'discard':
+      checkpoints.discard(command.period);
+      break;
+    case 'close':
+      db.close();
+      break;
   }
+  return null;
 });

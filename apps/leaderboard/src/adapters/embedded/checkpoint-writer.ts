@@ -1,20 +1,18 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { WorkerChannel } from '@tessera/kit/worker';
 import type { Period } from '../../core/period.ts';
 import type { Ranking } from '../../core/ranking.ts';
 import type { CheckpointChunk } from './sqlite-ranking-checkpoints.ts';
 
 const CHUNK = 2_000;
 
-export type CheckpointCommand = { readonly id: number } & (
+export type CheckpointCommand =
   | { readonly kind: 'entries'; readonly period: Period; readonly chunk: CheckpointChunk }
   | { readonly kind: 'covered'; readonly period: Period; readonly seq: number }
   | { readonly kind: 'discard'; readonly period: Period }
-  | { readonly kind: 'close' }
-);
-
-type Reply = { id: number; ok: true } | { id: number; ok: false; error: unknown };
+  | { readonly kind: 'close' };
 
 // The worker is a sibling module: .ts when run from source, .js once built.
 const WORKER = new URL(`./checkpoint-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -29,20 +27,13 @@ const WORKER = new URL(`./checkpoint-worker${extname(fileURLToPath(import.meta.u
  * changed entries out; the upserts and fsyncs happen on the worker.
  */
 export class CheckpointWriter {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  #nextId = 1;
+  readonly #channel: WorkerChannel<CheckpointCommand, null>;
 
   constructor(file: string, synchronous: 'full' | 'normal') {
-    this.#worker = new Worker(WORKER, { workerData: { file, synchronous } });
-    this.#worker.on('message', (reply: Reply) => {
-      const waiter = this.#waiting.get(reply.id);
-      this.#waiting.delete(reply.id);
-      if (reply.ok) waiter?.resolve();
-      else waiter?.reject(new Error('checkpoint write failed', { cause: reply.error }));
-    });
-    this.#worker.on('error', (error: Error) => this.#failAll(error));
-    this.#worker.on('exit', () => this.#failAll(new Error('checkpoint worker stopped')));
+    this.#channel = new WorkerChannel(
+      new Worker(WORKER, { workerData: { file, synchronous } }),
+      'ranking checkpoint writer',
+    );
   }
 
   /** Saves the players changed since the last save. Resolves to how many were written. */
@@ -83,23 +74,15 @@ export class CheckpointWriter {
     return this.#send({ kind: 'discard', period });
   }
 
-  async close(): Promise<void> {
-    await this.#send({ kind: 'close' });
-    await this.#worker.terminate();
+  close(): Promise<void> {
+    return this.#channel.close({ kind: 'close' });
   }
 
-  #send(command: DistributiveOmit<CheckpointCommand, 'id'>, transfer: ArrayBuffer[] = []): Promise<void> {
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...command, id }, transfer);
-    });
-  }
-
-  #failAll(error: Error): void {
-    for (const waiter of this.#waiting.values()) waiter.reject(error);
-    this.#waiting.clear();
+  async #send(command: CheckpointCommand, transfer: ArrayBuffer[] = []): Promise<void> {
+    try {
+      await this.#channel.request(command, transfer);
+    } catch (error) {
+      throw new Error('checkpoint write failed', { cause: error });
+    }
   }
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

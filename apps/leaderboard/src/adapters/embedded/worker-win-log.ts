@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { WorkerChannel } from '@tessera/kit/worker';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
@@ -11,19 +12,14 @@ import { WalCheckpointer, type WalCheckpoints } from '@tessera/kit/sqlite';
 import { ensureWinSchema } from './win-batch-writer.ts';
 
 export type WinLogCommand =
-  | { readonly id: number; readonly kind: 'write'; readonly wins: readonly NewWin[] }
-  | { readonly id: number; readonly kind: 'close' };
+  { readonly kind: 'write'; readonly wins: readonly NewWin[] } | { readonly kind: 'close' };
 
-export type WinLogReply =
-  | {
-      readonly id: number;
-      readonly ok: true;
-      /** One per win of the batch, in order (absent for `close`). */
-      readonly seqs?: Float64Array;
-      /** [index in the batch, the win first recorded] for each match id seen before. */
-      readonly originals?: Array<[number, Win]>;
-    }
-  | { readonly id: number; readonly ok: false; readonly error: unknown };
+/** A committed batch: one seq per win, in order, and the original of each match id seen before. */
+export interface WrittenSeqs {
+  readonly seqs: Float64Array<ArrayBuffer>;
+  /** [index in the batch, the win first recorded]. */
+  readonly originals: Array<[number, Win]>;
+}
 
 interface Pending {
   readonly win: NewWin;
@@ -52,18 +48,15 @@ const WORKER = new URL(`./win-log-worker${extname(fileURLToPath(import.meta.url)
  * the win is on disk, as with `SqliteWinLog`.
  */
 export class WorkerWinLog implements WinLog {
-  readonly #worker: Worker;
+  readonly #channel: WorkerChannel<WinLogCommand, WrittenSeqs>;
   readonly #checkpointer: WalCheckpointer;
   readonly #reads: WinLogReads;
   readonly #replays: ThreadedWinLogReads;
   readonly #periods: Set<Period>;
-  readonly #waiting = new Map<number, (reply: WinLogReply) => void>();
   #queued: Pending[] = [];
   /** A batch is with the worker, or about to be (scheduled for the end of this turn). */
   #busy = false;
-  #nextId = 1;
   #closed = false;
-  #failed: Error | undefined;
 
   constructor(options: WorkerWinLogOptions) {
     ensureWinSchema(options.reader);
@@ -73,26 +66,21 @@ export class WorkerWinLog implements WinLog {
       period: string;
     }>;
     this.#periods = new Set(periods.map((row) => row.period));
-    this.#worker = new Worker(WORKER, {
-      workerData: { file: options.file, synchronous: options.synchronous },
-    });
+    this.#channel = new WorkerChannel(
+      new Worker(WORKER, { workerData: { file: options.file, synchronous: options.synchronous } }),
+      'win log writer',
+    );
     this.#checkpointer = new WalCheckpointer(
       options.file,
       options.synchronous,
       options.walCheckpointMs ?? 1000,
     );
-    this.#worker.on('message', (reply: WinLogReply) => {
-      const waiter = this.#waiting.get(reply.id);
-      this.#waiting.delete(reply.id);
-      waiter?.(reply);
-    });
-    this.#worker.on('error', (error: Error) => this.#fail(error));
-    this.#worker.on('exit', () => this.#fail(new Error('win log worker stopped')));
   }
 
   append(win: NewWin): Promise<AppendResult> {
     if (this.#closed) return Promise.reject(new Error('win log is closed'));
-    if (this.#failed !== undefined) return Promise.reject(this.#failed);
+    const failed = this.#channel.failed;
+    if (failed !== undefined) return Promise.reject(failed);
     return new Promise((resolve, reject) => {
       this.#queued.push({ win, resolve, reject });
       if (!this.#busy) {
@@ -125,11 +113,10 @@ export class WorkerWinLog implements WinLog {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    while ((this.#busy || this.#queued.length > 0) && this.#failed === undefined) {
+    while ((this.#busy || this.#queued.length > 0) && this.#channel.failed === undefined) {
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (this.#failed === undefined) await this.#request({ id: 0, kind: 'close' });
-    await this.#worker.terminate();
+    await this.#channel.close({ kind: 'close' });
     await this.#checkpointer.close();
   }
 
@@ -141,10 +128,9 @@ export class WorkerWinLog implements WinLog {
       this.#busy = false;
       return;
     }
-    this.#request({ id: 0, kind: 'write', wins: batch.map((pending) => pending.win) }).then(
-      (reply) => {
-        if (reply.ok) this.#settle(batch, reply.seqs!, reply.originals ?? []);
-        else for (const pending of batch) pending.reject(reply.error);
+    this.#channel.request({ kind: 'write', wins: batch.map((pending) => pending.win) }).then(
+      (written) => {
+        this.#settle(batch, written);
         this.#next();
       },
       (error: unknown) => {
@@ -160,16 +146,7 @@ export class WorkerWinLog implements WinLog {
     else this.#busy = false;
   }
 
-  #request(command: WinLogCommand): Promise<WinLogReply> {
-    if (this.#failed !== undefined) return Promise.reject(this.#failed);
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      this.#waiting.set(id, resolve);
-      this.#worker.postMessage({ ...command, id });
-    });
-  }
-
-  #settle(batch: readonly Pending[], seqs: Float64Array, originals: Array<[number, Win]>): void {
+  #settle(batch: readonly Pending[], { seqs, originals }: WrittenSeqs): void {
     const replayed = new Map(originals);
     batch.forEach((pending, i) => {
       const original = replayed.get(i);
@@ -177,14 +154,5 @@ export class WorkerWinLog implements WinLog {
       this.#periods.add(pending.win.period);
       pending.resolve({ win: { ...pending.win, seq: seqs[i]! }, duplicate: false });
     });
-  }
-
-  /** The worker is gone: every append waiting on it, and every later one, fails. */
-  #fail(error: Error): void {
-    this.#failed ??= error;
-    for (const [id, waiter] of this.#waiting) waiter({ id, ok: false, error });
-    this.#waiting.clear();
-    for (const pending of this.#queued) pending.reject(error);
-    this.#queued = [];
   }
 }
