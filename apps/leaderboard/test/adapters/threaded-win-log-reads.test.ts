@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { openSqlite } from '@tessera/kit';
 import t from 'tap';
-import { SqliteWinLog } from '../../src/adapters/embedded/sqlite-win-log.ts';
 import { ThreadedWinLogReads } from '../../src/adapters/embedded/threaded-win-log-reads.ts';
+import { WinBatchWriter } from '../../src/adapters/embedded/win-batch-writer.ts';
+import { WinLogReads } from '../../src/adapters/embedded/win-log-reads.ts';
 import type { Win } from '../../src/core/win.ts';
 import { tempDataDir } from '../helpers/app.ts';
 
@@ -16,7 +17,6 @@ t.test('a replay on its own thread gives the wins the event loop reads, batch by
   const file = join(tempDataDir(t), 'wins.db');
   const db = openSqlite(file);
   t.teardown(() => db.close());
-  const log = new SqliteWinLog(db);
   const wins = Array.from({ length: 23 }, (_, i) => ({
     period: i % 4 === 0 ? '2026-10' : '2026-11',
     userId: `player_${i % 7}`,
@@ -24,7 +24,8 @@ t.test('a replay on its own thread gives the wins the event loop reads, batch by
     matchId: i % 3 === 0 ? `match-${i}` : undefined,
     at: 1_700_000_000_000 + i,
   }));
-  await Promise.all(wins.map((w) => log.append(w)));
+  new WinBatchWriter(db).write(wins);
+  const eventLoopReads = new WinLogReads(db);
   const reads = new ThreadedWinLogReads(file, 5);
   for (const [period, after] of [
     ['2026-11', 0],
@@ -32,7 +33,7 @@ t.test('a replay on its own thread gives the wins the event loop reads, batch by
     ['2026-10', 0],
     ['2026-12', 0],
   ] as const) {
-    const expected = await collect(log.read(period, after));
+    const expected = await collect(eventLoopReads.read(period, after));
     const threaded = await collect(reads.read(period, after));
     t.same(threaded.flat(), expected.flat(), `${period} after ${after}: the same wins`);
     t.ok(
@@ -46,11 +47,8 @@ t.test('a replay left early ends its thread; a file that cannot be read fails th
   const file = join(tempDataDir(t), 'wins.db');
   const db = openSqlite(file);
   t.teardown(() => db.close());
-  const log = new SqliteWinLog(db);
-  await Promise.all(
-    Array.from({ length: 12 }, (_, i) =>
-      log.append({ period: '2026-11', userId: `u${i}`, points: 1, at: i }),
-    ),
+  new WinBatchWriter(db).write(
+    Array.from({ length: 12 }, (_, i) => ({ period: '2026-11', userId: `u${i}`, points: 1, at: i })),
   );
   const reads = new ThreadedWinLogReads(file, 4);
   for await (const batch of reads.read('2026-11', 0)) {

@@ -61,6 +61,7 @@ t.test('close commits what is queued, then refuses appends', async (t) => {
   await t.rejects(log.append(win('late')), /closed/);
   const again = openLog(t, file);
   t.equal(await again.log.lastSeq('2026-11'), 50, 'all 50 on disk');
+  t.same(await again.log.periods(), ['2026-11'], 'the periods are remembered');
   const replay = await again.log.append(win('c7', 1, 'm7'));
   t.equal(replay.duplicate, true, 'a match id from before the restart is known to the new worker');
   t.equal(replay.win.seq, 8);

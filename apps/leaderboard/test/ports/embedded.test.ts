@@ -8,7 +8,6 @@ import { CachedProfileStore } from '../../src/adapters/cache/cached-profile-stor
 import { MemoryRankingStore } from '../../src/adapters/embedded/memory-ranking-store.ts';
 import { SqliteArchiveStore } from '../../src/adapters/embedded/sqlite-archive-store.ts';
 import { SqliteProfileStore } from '../../src/adapters/embedded/sqlite-profile-store.ts';
-import { SqliteWinLog } from '../../src/adapters/embedded/sqlite-win-log.ts';
 import { WorkerWinLog } from '../../src/adapters/embedded/worker-win-log.ts';
 import { archiveStoreSuite } from './archive-store.suite.ts';
 import { profileStoreSuite } from './profile-store.suite.ts';
@@ -20,14 +19,6 @@ function database(t: Test, name: string) {
   t.teardown(() => db.close());
   return db;
 }
-
-t.test('WinLog: SqliteWinLog', async (t) => {
-  winLogSuite(t, async (t) => {
-    const log = new SqliteWinLog(database(t, 'wins.db'));
-    t.teardown(() => log.close());
-    return log;
-  });
-});
 
 t.test('WinLog: WorkerWinLog', async (t) => {
   winLogSuite(t, async (t) => {

@@ -6,7 +6,7 @@ import { WorkerChannel } from '@tessera/kit/worker';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
-import { WinLogReads } from './sqlite-win-log.ts';
+import { WinLogReads } from './win-log-reads.ts';
 import { ThreadedWinLogReads } from './threaded-win-log-reads.ts';
 import { WalCheckpointer, type WalCheckpoints } from '@tessera/kit/sqlite';
 import { ensureWinSchema } from './win-batch-writer.ts';
@@ -44,8 +44,8 @@ const WORKER = new URL(`./win-log-worker${extname(fileURLToPath(import.meta.url)
  * The win log with its group commit on a worker thread. Appends queue on the event loop; one
  * batch at a time is with the worker, and whatever arrives while it commits (and fsyncs) forms
  * the next batch, so the batches grow with the load and the event loop never waits for the
- * disk. An append resolves only once the worker reports its batch committed: a 200 still means
- * the win is on disk, as with `SqliteWinLog`.
+ * disk. An append resolves only once the worker reports its batch committed: a 200 means the
+ * win is on disk.
  */
 export class WorkerWinLog implements WinLog {
   readonly #channel: WorkerChannel<WinLogCommand, WrittenSeqs>;
