@@ -55,6 +55,16 @@ export interface FastWrite {
   write(body: unknown, principal: Principal): Promise<FastReply> | undefined;
 }
 
+/**
+ * Calls `then` with the whole body once it has come. A body that never completes is Node's
+ * request deadline's (the edge's 408); an aborted one has nobody to answer.
+ */
+function readWhole(req: IncomingMessage, then: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.once('end', () => then(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+}
+
 export type ObserveRequest = (method: string, route: string, statusCode: number, seconds: number) => void;
 
 const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
@@ -161,12 +171,7 @@ export class FastRoutes {
     }
     const principal = this.#principal(req);
     if (principal === undefined || !principal.scopes.has(write.scope)) return false;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    // A body that never completes is Node's request deadline's (the edge's 408); an aborted one
-    // has nobody to answer.
-    req.once('end', () => {
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    const take = (body: Buffer): void => {
       const answer = this.#tryWrite(write, body, principal);
       if (answer === undefined) {
         this.#declined.set(req, body);
@@ -191,6 +196,14 @@ export class FastRoutes {
         .finally(() =>
           this.#observe('POST', write.route, res.statusCode, (performance.now() - started) / 1000),
         );
+    };
+    // A small body nearly always comes in the packet that brought the headers: once this turn's
+    // parsing is done, Node holds it whole and it is taken in one read, without switching the
+    // request to flowing mode ('data' and 'end' events cost about as much as the rest of a POST
+    // over a GET, measured on bare node:http). Otherwise it is read as it comes.
+    setImmediate(() => {
+      if (req.complete && req.readableLength === length) take(req.read() as Buffer);
+      else readWhole(req, take);
     });
     return true;
   }

@@ -198,6 +198,25 @@ t.test('a fast write followed by a stray byte gets its answer, then the 400', as
   t.equal(written.length, 1);
 });
 
+t.test('a body that comes in a later packet than its headers is read as it comes', async (t) => {
+  const { port, auth, written } = await appWith(t);
+  const res = await rawExchange(
+    port,
+    [
+      `POST /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 10\r\n\r\n{"fa',
+      100,
+      'st":1}',
+    ],
+    2000,
+  );
+  t.same(
+    parseResponses(res.text).map((r) => r.status),
+    [200],
+  );
+  t.equal(written.length, 1, 'answered by the fast write');
+});
+
 t.test('a body that trickles in is cut off at the request deadline', async (t) => {
   const { port, auth, written } = await appWith(t);
   const res = await rawExchange(
