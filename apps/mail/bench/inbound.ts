@@ -4,6 +4,8 @@
  * metadata, blobs and push → indexer → search; beside the same load into Postfix's smtp-sink,
  * which stores nothing (the baseline, same run). The service runs in this process over embedded
  * stores in a temporary DATA_DIR (DATA_FSYNC off: SQLite synchronous=normal, as `make run`).
+ * The worker and indexer run on a thread of their own, as `tessera serve` runs them
+ * (BENCH_CONSUMER_THREAD=0: on the main thread, beside SMTP, for comparison).
  * Usage: node --conditions=development bench/inbound.ts [count] [sessions]
  */
 import { execFile, spawn } from 'node:child_process';
@@ -22,6 +24,7 @@ const count = Number(process.argv[2] ?? 5000);
 const sessions = Number(process.argv[3] ?? 16);
 const MESSAGE_BYTES = 4096;
 const run = promisify(execFile);
+const consumerThread = process.env.BENCH_CONSUMER_THREAD !== '0';
 
 await run('bash', [fileURLToPath(new URL('../../../tools/install.sh', import.meta.url)), 'mail']);
 
@@ -71,6 +74,7 @@ const mail = await startMail({
   // The senders' domains have no DNS here: SPF/DKIM/DMARC lookups would only time out.
   verifySender: () => Promise.resolve({ spf: 'none', dkim: 'none', dmarc: 'none' }),
   pollMs: 50,
+  ...(consumerThread ? { consumerThread: { dataDir, synchronous: 'normal' } } : {}),
 });
 await mail.service.ensureMailbox('alice');
 const load0 = loadavg()[0] ?? 0;
@@ -88,6 +92,7 @@ const searchable = (await mail.service.search('alice', 'subject:bench', { limit:
 const results = {
   machine: `${cpus()[0]?.model ?? 'unknown CPU'} · ${cpus().length} cores · Node ${process.version}`,
   load_average_1m: { before: Number(load0.toFixed(1)), after: Number((loadavg()[0] ?? 0).toFixed(1)) },
+  consumer_thread: consumerThread,
   load: `smtp-source -d -s ${sessions} -m ${count} -l ${MESSAGE_BYTES}`,
   messages: count,
   sink_per_s: Math.round(count / (sinkMs / 1000)),
