@@ -13,7 +13,7 @@ import type { MailPorts } from './ports.ts';
 import { runConsumer, type RunningConsumer } from './roles/consumer.ts';
 import { startConsumerThread, type ConsumerThread } from './roles/consumer-thread.ts';
 import type { EmbeddedLocation } from './roles/consumer-thread-protocol.ts';
-import { createInboundRoles } from './roles/inbound-roles.ts';
+import { createInboundRoles, runInboundConsumers } from './roles/inbound-roles.ts';
 import { startSmtpIn, type RunningSmtpIn } from './roles/smtp-in.ts';
 import { createSmtpOut, type DkimKey } from './roles/smtp-out.ts';
 import { MailService } from './service.ts';
@@ -162,13 +162,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
   const consumers: RunningConsumer[] = [];
   if (options.consumers !== false) {
     consumers.push(runConsumer(ports.queue, TOPIC.outbound, smtpOut, loop));
-    if (inbound !== undefined) {
-      consumers.push(
-        runConsumer(ports.queue, TOPIC.inbound, inbound.worker, loop),
-        runConsumer(ports.queue, TOPIC.errors, inbound.worker, loop),
-        runConsumer(ports.queue, TOPIC.changes, inbound.indexer, loop),
-      );
-    }
+    if (inbound !== undefined) consumers.push(...runInboundConsumers(ports.queue, inbound, loop));
   }
   return {
     service,

@@ -9,12 +9,11 @@ import { EventEmitter } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEmbeddedMail } from '../adapters/embedded/open-embedded.ts';
 import { selectContentChecks } from '../adapters/select-checks.ts';
-import { TOPIC, type PushEvent } from '../core/events.ts';
+import type { PushEvent } from '../core/events.ts';
 import { startParseThread } from '../mime/parse-pool.ts';
 import type { Push, Queue } from '../ports.ts';
-import { runConsumer } from './consumer.ts';
 import type { ConsumerThreadData, FromConsumerThread, ToConsumerThread } from './consumer-thread-protocol.ts';
-import { createInboundRoles } from './inbound-roles.ts';
+import { createInboundRoles, runInboundConsumers } from './inbound-roles.ts';
 
 if (parentPort === null) throw new Error('consumer-thread-entry.ts runs as a worker thread only');
 const port = parentPort;
@@ -62,19 +61,14 @@ const wakes = new EventEmitter();
 const replies = new Map<number, (error?: Error) => void>();
 const queue = wakeable(ports.queue, wakes);
 const parser = data.parseThread ? startParseThread() : undefined;
-const { worker, indexer } = createInboundRoles({
+const roles = createInboundRoles({
   config: data.config,
   ports: { ...ports, queue, push: published(ports.push, replies) },
   checks: selectContentChecks(data.config),
   ...(parser === undefined ? {} : { parse: (raw: Buffer) => parser.parse(raw) }),
   onError,
 });
-const loop = { pollMs: data.pollMs, onError };
-const consumers = [
-  runConsumer(queue, TOPIC.inbound, worker, loop),
-  runConsumer(queue, TOPIC.errors, worker, loop),
-  runConsumer(queue, TOPIC.changes, indexer, loop),
-];
+const consumers = runInboundConsumers(queue, roles, { pollMs: data.pollMs, onError });
 
 const stop = async (): Promise<void> => {
   await Promise.all(consumers.map((c) => c.stop()));

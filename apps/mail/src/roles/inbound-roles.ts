@@ -7,7 +7,8 @@ import type { ContentChecks } from '../adapters/select-checks.ts';
 import type { MailConfig } from '../config.ts';
 import type { ParsedMessage } from '../mime/parse.ts';
 import type { BlobStore, MetadataStore, Push, Queue, SearchIndex } from '../ports.ts';
-import type { Drainable } from './consumer.ts';
+import { TOPIC } from '../core/events.ts';
+import { runConsumer, type Drainable, type RunningConsumer } from './consumer.ts';
 import { createIndexer } from './indexer.ts';
 import { createWorker } from './worker.ts';
 
@@ -51,4 +52,21 @@ export function createInboundRoles(options: InboundRolesOptions): InboundRoles {
     onError: options.onError,
   });
   return { worker, indexer };
+}
+
+/**
+ * Two drains of the inbound queue, so that one batch is parsed while the one before is filed
+ * (the worker files them in claim order), one of the error queue, and the indexer.
+ */
+export function runInboundConsumers(
+  queue: Queue,
+  roles: InboundRoles,
+  loop: { readonly pollMs: number; readonly onError?: (error: unknown) => void },
+): RunningConsumer[] {
+  return [
+    runConsumer(queue, TOPIC.inbound, roles.worker, loop),
+    runConsumer(queue, TOPIC.inbound, roles.worker, loop),
+    runConsumer(queue, TOPIC.errors, roles.worker, loop),
+    runConsumer(queue, TOPIC.changes, roles.indexer, loop),
+  ];
 }
