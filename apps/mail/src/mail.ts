@@ -1,6 +1,7 @@
 /**
  * Wires the mail roles over a set of ports: the service facade (what the API calls), the
- * smtp-in server, and the worker, smtp-out and indexer consumers. Until the kit's service
+ * smtp-in server, and the worker, smtp-out and indexer consumers (the worker and indexer on a
+ * thread of their own with `consumerThread`). Until the kit's service
  * descriptor lands, this is how the embedded platform and the tests start mail in process.
  */
 import { readFileSync } from 'node:fs';

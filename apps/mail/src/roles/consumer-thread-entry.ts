@@ -19,7 +19,14 @@ if (parentPort === null) throw new Error('consumer-thread-entry.ts runs as a wor
 const port = parentPort;
 const data = workerData as ConsumerThreadData;
 const post = (message: FromConsumerThread): void => port.postMessage(message);
-const onError = (error: unknown): void => post({ type: 'error', error });
+const onError = (error: unknown): void => {
+  try {
+    post({ type: 'error', error });
+  } catch {
+    // What structured cloning cannot carry (a function among its properties) goes as its text.
+    post({ type: 'error', error: new Error(String(error)) });
+  }
+};
 
 /** The queue, with the main thread's enqueues as wake-ups too (its own emitter sees only ours). */
 function wakeable(queue: Queue, wakes: EventEmitter): Queue {
