@@ -4,6 +4,9 @@
  * metadata, blobs and push → indexer → search; beside the same load into Postfix's smtp-sink,
  * which stores nothing (the baseline, same run). The service runs in this process over embedded
  * stores in a temporary DATA_DIR (DATA_FSYNC off: SQLite synchronous=normal, as `make run`).
+ * The worker and indexer run on a thread of their own, as `tessera serve` runs them
+ * (BENCH_CONSUMER_THREAD=0: on the main thread, beside SMTP, for comparison; BENCH_PARSE_THREAD=0:
+ * parsing on the worker's thread instead of a parse thread of its own).
  * Usage: node --conditions=development bench/inbound.ts [count] [sessions]
  */
 import { execFile, spawn } from 'node:child_process';
@@ -22,6 +25,8 @@ const count = Number(process.argv[2] ?? 5000);
 const sessions = Number(process.argv[3] ?? 16);
 const MESSAGE_BYTES = 4096;
 const run = promisify(execFile);
+const consumerThread = process.env.BENCH_CONSUMER_THREAD !== '0';
+const parseThread = process.env.BENCH_PARSE_THREAD !== '0';
 
 await run('bash', [fileURLToPath(new URL('../../../tools/install.sh', import.meta.url)), 'mail']);
 
@@ -71,9 +76,14 @@ const mail = await startMail({
   // The senders' domains have no DNS here: SPF/DKIM/DMARC lookups would only time out.
   verifySender: () => Promise.resolve({ spf: 'none', dkim: 'none', dmarc: 'none' }),
   pollMs: 50,
+  parseThread,
+  ...(consumerThread ? { consumerThread: { dataDir, synchronous: 'normal' } } : {}),
 });
 await mail.service.ensureMailbox('alice');
 const load0 = loadavg()[0] ?? 0;
+// CPU of this process (every thread), beside the wall clock: what a message costs whatever the
+// other processes on the machine take.
+const cpu0 = process.cpuUsage();
 const started = performance.now();
 const acceptMs = await load(mail.smtpIn?.port ?? 0);
 for (let i = 0; i < 200_000; i++) {
@@ -83,16 +93,20 @@ for (let i = 0; i < 200_000; i++) {
   await new Promise((resolve) => setTimeout(resolve, 5));
 }
 const done = performance.now();
+const cpu = process.cpuUsage(cpu0);
 const inbox = await mail.service.listMessages('alice', 'inbox', { limit: 1 });
 const searchable = (await mail.service.search('alice', 'subject:bench', { limit: 1 })).messages.length === 1;
 const results = {
   machine: `${cpus()[0]?.model ?? 'unknown CPU'} · ${cpus().length} cores · Node ${process.version}`,
   load_average_1m: { before: Number(load0.toFixed(1)), after: Number((loadavg()[0] ?? 0).toFixed(1)) },
+  consumer_thread: consumerThread,
+  parse_thread: parseThread,
   load: `smtp-source -d -s ${sessions} -m ${count} -l ${MESSAGE_BYTES}`,
   messages: count,
   sink_per_s: Math.round(count / (sinkMs / 1000)),
   accepted_per_s: Math.round(count / (acceptMs / 1000)),
   stored_and_indexed_per_s: Math.round(count / ((done - started) / 1000)),
+  cpu_ms_per_message: Number(((cpu.user + cpu.system) / 1000 / count).toFixed(3)),
   ratio_to_sink: Number((sinkMs / (done - started)).toFixed(3)),
   stored: inbox.messages.length === 1,
   searchable,

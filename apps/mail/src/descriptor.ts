@@ -47,11 +47,11 @@ export const mailDescriptor: ServiceDescriptor<typeof mailSettings, MailInstance
     indexer: { description: 'keeps the search index up to date', servesApi: false },
   },
   async open(settings, context) {
-    const ports = openEmbeddedMail({
+    const location = {
       dataDir: context.platform.DATA_DIR,
-      now: context.now,
-      synchronous: context.platform.DATA_FSYNC ? 'full' : 'normal',
-    });
+      synchronous: context.platform.DATA_FSYNC ? ('full' as const) : ('normal' as const),
+    };
+    const ports = openEmbeddedMail({ ...location, now: context.now });
     try {
       const running = await startMail({
         config: mailConfig(settings),
@@ -59,6 +59,8 @@ export const mailDescriptor: ServiceDescriptor<typeof mailSettings, MailInstance
         now: context.now,
         smtpIn: context.roles.includes('smtp-in'),
         consumers: context.roles.some((role) => CONSUMER_ROLES.includes(role)),
+        // The worker and indexer beside the thread that serves SMTP and the API.
+        consumerThread: location,
         onError: (error) => context.logger.error({ err: error }, 'mail job failed'),
       });
       return {

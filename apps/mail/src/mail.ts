@@ -1,6 +1,7 @@
 /**
  * Wires the mail roles over a set of ports: the service facade (what the API calls), the
- * smtp-in server, and the worker, smtp-out and indexer consumers. Until the kit's service
+ * smtp-in server, and the worker, smtp-out and indexer consumers (the worker and indexer on a
+ * thread of their own with `consumerThread`). Until the kit's service
  * descriptor lands, this is how the embedded platform and the tests start mail in process.
  */
 import { readFileSync } from 'node:fs';
@@ -11,10 +12,11 @@ import type { MailConfig } from './config.ts';
 import { TOPIC } from './core/events.ts';
 import type { MailPorts } from './ports.ts';
 import { runConsumer, type RunningConsumer } from './roles/consumer.ts';
-import { createIndexer } from './roles/indexer.ts';
+import { startConsumerThread, type ConsumerThread } from './roles/consumer-thread.ts';
+import type { EmbeddedLocation } from './roles/consumer-thread-protocol.ts';
+import { createInboundRoles, runInboundConsumers } from './roles/inbound-roles.ts';
 import { startSmtpIn, type RunningSmtpIn } from './roles/smtp-in.ts';
 import { createSmtpOut, type DkimKey } from './roles/smtp-out.ts';
-import { createWorker } from './roles/worker.ts';
 import { MailService } from './service.ts';
 import { startParseThread } from './mime/parse-pool.ts';
 
@@ -36,8 +38,14 @@ export interface StartMailOptions {
   /** false: the consumers do not run by themselves; call `settle()` (deterministic tests). */
   readonly consumers?: boolean;
   readonly pollMs?: number;
-  /** false: the worker parses messages on the main thread (default: a thread of its own). */
+  /** false: the worker parses messages on its own thread (default: on a parse thread). */
   readonly parseThread?: boolean;
+  /**
+   * With consumers: run the worker and the indexer on a thread of their own over these embedded
+   * stores (roles/consumer-thread.ts). That thread builds its content checks from `config` and
+   * reads the system clock: `checks` and `now` apply to the main thread's roles only.
+   */
+  readonly consumerThread?: EmbeddedLocation;
   readonly now?: () => number;
   readonly onError?: (error: unknown) => void;
 }
@@ -46,7 +54,12 @@ export interface RunningMail {
   readonly service: MailService;
   readonly ports: MailPorts;
   readonly smtpIn?: RunningSmtpIn;
-  /** Runs worker, smtp-out and indexer until none has anything ready (bounded rounds). */
+  /** The worker and indexer's thread, when they run on one (`consumerThread`). */
+  readonly consumerThread?: ConsumerThread;
+  /**
+   * Runs the roles of this thread — worker, smtp-out and indexer, or smtp-out alone beside a
+   * consumer thread — until none has anything ready (bounded rounds).
+   */
   settle(maxRounds?: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -80,17 +93,20 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     },
     now: options.now,
   });
-  const parser = options.parseThread === false ? undefined : startParseThread();
-  const worker = createWorker({
-    ...ports,
-    ...(parser === undefined ? {} : { parse: (raw: Buffer) => parser.parse(raw) }),
-    domains: config.domains,
-    spamThreshold: config.MAIL_SPAM_THRESHOLD,
-    leaseMs: config.MAIL_JOB_LEASE_MS,
-    ...(options.checks ?? selectContentChecks(config)),
-    now: options.now,
-    onError: options.onError,
-  });
+  // Consumers on a thread of their own, or here (none when the caller drives them by settle()).
+  const threadAt = options.consumers === false ? undefined : options.consumerThread;
+  const parser = threadAt !== undefined || options.parseThread === false ? undefined : startParseThread();
+  const inbound =
+    threadAt !== undefined
+      ? undefined
+      : createInboundRoles({
+          config,
+          ports,
+          checks: options.checks ?? selectContentChecks(config),
+          ...(parser === undefined ? {} : { parse: (raw: Buffer) => parser.parse(raw) }),
+          now: options.now,
+          onError: options.onError,
+        });
   const smtpOut = createSmtpOut({
     queue: ports.queue,
     blobs: ports.blobs,
@@ -107,45 +123,60 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     now: options.now,
     onError: options.onError,
   });
-  const indexer = createIndexer({
-    ...ports,
-    leaseMs: config.MAIL_JOB_LEASE_MS,
-    now: options.now,
-    onError: options.onError,
-  });
-  const smtpIn =
-    options.smtpIn === false
+  const loop = { pollMs: options.pollMs ?? 500, onError: options.onError };
+  const thread =
+    threadAt === undefined
       ? undefined
-      : await startSmtpIn({
-          ...ports,
-          domains: config.domains,
-          maxMessageBytes: config.MAIL_MAX_MESSAGE_BYTES,
-          verifySender:
-            options.verifySender ?? createMailauthVerifier(createRecordResolver(config.MAIL_DNS_SERVER)),
-          host: config.SMTP_HOST,
-          port: config.SMTP_PORT,
-          ...(tls === undefined ? {} : { tls }),
-          now: options.now,
+      : await startConsumerThread({
+          data: {
+            ...threadAt,
+            config,
+            pollMs: loop.pollMs,
+            parseThread: options.parseThread !== false,
+          },
+          queue: ports.queue,
+          push: ports.push,
           onError: options.onError,
         });
+  let smtpIn: RunningSmtpIn | undefined;
+  try {
+    smtpIn =
+      options.smtpIn === false
+        ? undefined
+        : await startSmtpIn({
+            ...ports,
+            domains: config.domains,
+            maxMessageBytes: config.MAIL_MAX_MESSAGE_BYTES,
+            verifySender:
+              options.verifySender ?? createMailauthVerifier(createRecordResolver(config.MAIL_DNS_SERVER)),
+            host: config.SMTP_HOST,
+            port: config.SMTP_PORT,
+            ...(tls === undefined ? {} : { tls }),
+            now: options.now,
+            onError: options.onError,
+          });
+  } catch (error) {
+    await thread?.close();
+    await parser?.close();
+    throw error;
+  }
   const consumers: RunningConsumer[] = [];
   if (options.consumers !== false) {
-    const loop = { pollMs: options.pollMs ?? 500, onError: options.onError };
-    consumers.push(
-      runConsumer(ports.queue, TOPIC.inbound, worker, loop),
-      runConsumer(ports.queue, TOPIC.errors, worker, loop),
-      runConsumer(ports.queue, TOPIC.outbound, smtpOut, loop),
-      runConsumer(ports.queue, TOPIC.changes, indexer, loop),
-    );
+    consumers.push(runConsumer(ports.queue, TOPIC.outbound, smtpOut, loop));
+    if (inbound !== undefined) consumers.push(...runInboundConsumers(ports.queue, inbound, loop));
   }
   return {
     service,
     ports,
     ...(smtpIn === undefined ? {} : { smtpIn }),
+    ...(thread === undefined ? {} : { consumerThread: thread }),
     async settle(maxRounds = 100) {
       let total = 0;
       for (let round = 0; round < maxRounds; round++) {
-        const handled = (await worker.drain()) + (await smtpOut.drain()) + (await indexer.drain());
+        const handled =
+          ((await inbound?.worker.drain()) ?? 0) +
+          (await smtpOut.drain()) +
+          ((await inbound?.indexer.drain()) ?? 0);
         if (handled === 0) return total;
         total += handled;
       }
@@ -154,6 +185,7 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     async close() {
       await smtpIn?.close();
       await Promise.all(consumers.map((c) => c.stop()));
+      await thread?.close();
       await parser?.close();
     },
   };

@@ -249,3 +249,32 @@ t.test(
     );
   },
 );
+
+t.test(
+  'drains at once (two on the inbound queue): each job once, a reply filed first still threads',
+  async (t) => {
+    const mail = await startTestMail(t, { extra: { smtpIn: false } });
+    await mail.service.ensureMailbox('bob');
+    await queueMessage(mail, '01900000-0000-7000-8000-0000000000f1', 'parent');
+    await queueMessage(mail, '01900000-0000-7000-8000-0000000000f2', 'reply', 'parent@remote.test');
+    let replyParsed = (): void => undefined;
+    const afterReply = new Promise<void>((resolve) => {
+      replyParsed = resolve;
+    });
+    const worker = testWorker(mail, {
+      batchSize: 1,
+      // The parent, claimed first, is parsed only after the reply: the reply is filed first.
+      parse: async (raw) => {
+        const parsed = await parseMessage(raw);
+        if (parsed.subject === 'parent') await afterReply;
+        else replyParsed();
+        return parsed;
+      },
+    });
+    t.same(await Promise.all([worker.drain(), worker.drain()]), [1, 1], 'each drain claimed its own job');
+    const inbox = (await mail.service.listMessages('bob', 'inbox', { limit: 10 })).messages;
+    t.same(inbox.map((m) => m.subject).sort(), ['parent', 'reply'], 'filed once each');
+    t.equal(new Set(inbox.map((m) => m.thread_id)).size, 1, 'one thread');
+    t.equal(await worker.drain(), 0);
+  },
+);
