@@ -6,6 +6,10 @@ import t, { type Test } from 'tap';
 import { main } from '../src/cli.ts';
 import { startPlatform } from '../src/platform.ts';
 
+// Each case starts the whole platform (every service, its threads) several times: on two busy
+// cores that passes tap's default 30 s.
+t.setTimeout(120_000);
+
 function dataDir(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-rebuild-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
