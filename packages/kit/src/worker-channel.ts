@@ -61,10 +61,16 @@ export class WorkerChannel<Command, Result> {
     });
   }
 
-  /** Sends `last` (the thread's own closing, when it has one) unless it failed, then ends the thread. */
+  /**
+   * Sends `last` (the thread's own closing, when it has one) unless the thread failed, then ends
+   * the thread whatever `last` gave (its failure is the promise's).
+   */
   async close(last?: Command): Promise<void> {
-    if (last !== undefined && this.#failed === undefined) await this.request(last);
-    await this.#worker.terminate();
+    try {
+      if (last !== undefined && this.#failed === undefined) await this.request(last);
+    } finally {
+      await this.#worker.terminate();
+    }
   }
 
   #fail(error: Error): void {

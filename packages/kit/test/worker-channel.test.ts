@@ -58,3 +58,9 @@ t.test('close sends the last command first, then ends the thread', async (t) => 
   await channel.close({ kind: 'echo', value: 'bye' });
   await t.rejects(channel.request({ kind: 'echo', value: 'after' }), /fixture thread stopped/);
 });
+
+t.test('a last command that fails still ends the thread, and close says so', async (t) => {
+  const channel = open();
+  await t.rejects(channel.close({ kind: 'throw', message: 'cannot close' }), /cannot close/);
+  await t.rejects(channel.request({ kind: 'echo', value: 'after' }), /fixture thread stopped/);
+});

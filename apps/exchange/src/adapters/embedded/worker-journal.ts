@@ -2,16 +2,12 @@ import { extname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { WorkerChannel } from '@tessera/kit/worker';
 import { GroupCommitJournal, type BatchSink } from './group-commit-journal.ts';
 import { JournalReads, type JournalBatch } from './journal-store.ts';
 
 export type JournalCommand =
-  | { readonly id: number; readonly kind: 'write'; readonly batch: JournalBatch }
-  | { readonly id: number; readonly kind: 'close' };
-
-export type JournalReply =
-  | { readonly id: number; readonly ok: true }
-  | { readonly id: number; readonly ok: false; readonly error: unknown };
+  { readonly kind: 'write'; readonly batch: JournalBatch } | { readonly kind: 'close' };
 
 export interface WorkerJournalOptions {
   /** journal.db; the worker opens its own write connection to it. */
@@ -26,49 +22,22 @@ const WORKER = new URL(`./journal-worker${extname(fileURLToPath(import.meta.url)
 
 /** Batches written by a worker thread over its own connection: one at a time, in order. */
 class WorkerSink implements BatchSink {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, (reply: JournalReply) => void>();
-  #nextId = 1;
-  #failed: Error | undefined;
+  readonly #channel: WorkerChannel<JournalCommand, null>;
 
   constructor(file: string, synchronous: 'full' | 'normal') {
-    this.#worker = new Worker(WORKER, { workerData: { file, synchronous } });
-    this.#worker.on('message', (reply: JournalReply) => {
-      const waiter = this.#waiting.get(reply.id);
-      this.#waiting.delete(reply.id);
-      waiter?.(reply);
-    });
-    this.#worker.on('error', (error: Error) => this.#fail(error));
-    this.#worker.on('exit', () => this.#fail(new Error('journal worker stopped')));
+    this.#channel = new WorkerChannel(
+      new Worker(WORKER, { workerData: { file, synchronous } }),
+      'journal writer',
+    );
   }
 
-  write(batch: JournalBatch): Promise<void> {
-    return this.#request({ kind: 'write', batch });
+  async write(batch: JournalBatch): Promise<void> {
+    await this.#channel.request({ kind: 'write', batch });
   }
 
-  async close(): Promise<void> {
-    if (this.#failed === undefined) await this.#request({ kind: 'close' }).catch(() => undefined);
-    await this.#worker.terminate();
-  }
-
-  #request(command: { kind: 'write'; batch: JournalBatch } | { kind: 'close' }): Promise<void> {
-    if (this.#failed !== undefined) return Promise.reject(this.#failed);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#waiting.set(id, (reply) =>
-        reply.ok
-          ? resolve()
-          : reject(reply.error instanceof Error ? reply.error : new Error(String(reply.error))),
-      );
-      this.#worker.postMessage({ ...command, id });
-    });
-  }
-
-  /** The worker is gone: every batch waiting on it, and every later one, fails. */
-  #fail(error: Error): void {
-    this.#failed ??= error;
-    for (const [id, waiter] of this.#waiting) waiter({ id, ok: false, error });
-    this.#waiting.clear();
+  /** A close that fails still ends the thread; the batches before it were answered already. */
+  close(): Promise<void> {
+    return this.#channel.close({ kind: 'close' }).catch(() => undefined);
   }
 }
 
