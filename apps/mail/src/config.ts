@@ -83,6 +83,11 @@ export const mailSettings = {
     min: 1,
     description: 'longest delay between delivery attempts',
   }),
+  MAIL_CONSUMER_THREAD: setting.bool({
+    default: false,
+    description:
+      'run the worker and the indexer on a thread of their own (SMTP acceptance gains on more cores; each start of the service takes longer)',
+  }),
   MAIL_JOB_LEASE_MS: setting.int({
     default: 60_000,
     min: 100,

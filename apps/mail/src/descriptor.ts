@@ -59,8 +59,8 @@ export const mailDescriptor: ServiceDescriptor<typeof mailSettings, MailInstance
         now: context.now,
         smtpIn: context.roles.includes('smtp-in'),
         consumers: context.roles.some((role) => CONSUMER_ROLES.includes(role)),
-        // The worker and indexer beside the thread that serves SMTP and the API.
-        consumerThread: location,
+        // The worker and indexer beside the thread that serves SMTP and the API, when asked.
+        ...(settings.MAIL_CONSUMER_THREAD ? { consumerThread: location } : {}),
         onError: (error) => context.logger.error({ err: error }, 'mail job failed'),
       });
       return {
