@@ -18,11 +18,18 @@ import {
 import { DEFAULT_MAX_RECIPIENTS } from './core/message.ts';
 import { parseSearchQuery } from './core/search-query.ts';
 import { mailErrors } from './errors.ts';
-import type { MailPorts, MessagePage, PushRecord, StoredMessage } from './ports.ts';
+import type { MailPorts, MessagePage, PushRecord, StoredMessage, SummaryPage } from './ports.ts';
 import { openPushFeed, type PushFeed, type PushFeedOptions } from './push-feed.ts';
 import { draftOf, sendMessage, type SendInput } from './send-message.ts';
 
 export type { SendInput } from './send-message.ts';
+
+export interface ListOptions {
+  readonly limit: number;
+  /** next_cursor of the previous page. */
+  readonly cursor?: string;
+  readonly isRead?: boolean;
+}
 
 export interface MailServiceOptions {
   readonly ports: MailPorts;
@@ -102,19 +109,36 @@ export class MailService {
     return folder;
   }
 
-  async listMessages(
+  async listMessages(userId: string, folderId: string, options: ListOptions): Promise<MessagePage> {
+    return this.#ports.metadata.listMessages(
+      userId,
+      folderId,
+      await this.#listing(userId, folderId, options),
+    );
+  }
+
+  /** What listMessages finds, as a list shows it (core/summary.ts), without reading any body. */
+  async listSummaries(userId: string, folderId: string, options: ListOptions): Promise<SummaryPage> {
+    return this.#ports.metadata.listSummaries(
+      userId,
+      folderId,
+      await this.#listing(userId, folderId, options),
+    );
+  }
+
+  async #listing(
     userId: string,
     folderId: string,
-    options: { limit: number; cursor?: string; isRead?: boolean },
-  ): Promise<MessagePage> {
+    options: ListOptions,
+  ): Promise<{ limit: number; before?: string; isRead?: boolean }> {
     await this.#folder(userId, folderId);
     if (options.cursor !== undefined && !isEmailId(options.cursor))
       throw mailErrors.MAIL_BAD_CURSOR('the cursor is not valid');
-    return this.#ports.metadata.listMessages(userId, folderId, {
+    return {
       limit: options.limit,
       ...(options.cursor === undefined ? {} : { before: options.cursor }),
       ...(options.isRead === undefined ? {} : { isRead: options.isRead }),
-    });
+    };
   }
 
   async message(userId: string, emailId: string): Promise<StoredMessage> {

@@ -10,6 +10,7 @@ import { messageRoutes } from './message-routes.ts';
 import { auth, tags, userOf } from './route-common.ts';
 import { eventRoutes } from './event-routes.ts';
 import { pageSchema, searchQuerySchema } from './schemas.ts';
+import { summaryOf } from '../core/summary.ts';
 import { summaryView } from './views.ts';
 
 export interface MailRoutesOptions {
@@ -61,7 +62,7 @@ export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, option
         ...(cursor === undefined ? {} : { cursor }),
       });
       return {
-        data: found.messages.map(summaryView),
+        data: found.messages.map((m) => summaryView(summaryOf(m))),
         ...(found.next === undefined ? {} : { next_cursor: found.next }),
       };
     },
