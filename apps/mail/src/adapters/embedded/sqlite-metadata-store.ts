@@ -128,6 +128,8 @@ export class SqliteMetadataStore implements MetadataStore {
 
   ensureUser(userId: string): Promise<boolean> {
     return settle(() => {
+      // Every list asks: a read answers the usual case without taking the write lock.
+      if (this.#stmt('hasUser').get(userId) !== undefined) return false;
       return transaction(this.#db, () => {
         const created = this.#stmt('insertUser').run(userId, this.#now()).changes > 0;
         if (created) {
