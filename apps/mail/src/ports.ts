@@ -126,6 +126,11 @@ export interface MetadataStore {
    */
   fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]>;
   message(userId: string, emailId: string): Promise<StoredMessage | undefined>;
+  /**
+   * The same read, synchronously, for a fast answer (the kit's fast-routes.ts): a backend that
+   * cannot read synchronously always answers undefined, and the caller takes `message`.
+   */
+  messageNow(userId: string, emailId: string): StoredMessage | undefined;
   /** Newest first, ids strictly below `before`. */
   listMessages(
     userId: string,

@@ -147,6 +147,14 @@ export class MailService {
     return message;
   }
 
+  /**
+   * The message when the store can read it synchronously and has it; undefined otherwise (the
+   * caller then takes the asynchronous path, which answers the failures).
+   */
+  messageNow(userId: string, emailId: string): StoredMessage | undefined {
+    return isEmailId(emailId) ? this.#ports.metadata.messageNow(userId, emailId) : undefined;
+  }
+
   async attachment(
     userId: string,
     emailId: string,

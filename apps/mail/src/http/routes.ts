@@ -9,6 +9,7 @@ import { folderRoutes } from './folder-routes.ts';
 import { messageRoutes } from './message-routes.ts';
 import { auth, tags, userOf } from './route-common.ts';
 import { eventRoutes } from './event-routes.ts';
+import { addFastMessage } from './fast-message.ts';
 import { pageSchema, searchQuerySchema } from './schemas.ts';
 import { summaryOf } from '../core/summary.ts';
 import { summaryView } from './views.ts';
@@ -37,6 +38,7 @@ export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, option
     known.add(user);
   });
 
+  addFastMessage(app, service);
   void app.register(folderRoutes, { service });
   void app.register(messageRoutes, options);
   void app.register(eventRoutes, {

@@ -1,6 +1,15 @@
 /** How stored messages and push records look on the wire (snake_case, ISO dates, no blob keys). */
+import type { Address } from '../core/address.ts';
 import { summaryOf, type MessageSummary } from '../core/summary.ts';
 import type { PushRecord, StoredMessage } from '../ports.ts';
+
+/*
+ * Every view lists its fields in its response schema's order (schemas.ts) and only those, so
+ * JSON.stringify of a view writes the bytes the route's schema serializer writes (fast-message.ts
+ * relies on it; test/http/fast-message.test.ts checks it).
+ */
+
+const addressView = (a: Address) => ({ name: a.name, email: a.email });
 
 export function summaryView(s: MessageSummary) {
   return {
@@ -8,9 +17,9 @@ export function summaryView(s: MessageSummary) {
     user_id: s.user_id,
     folder_id: s.folder_id,
     thread_id: s.thread_id,
-    from: s.from,
-    to: s.to,
-    cc: s.cc,
+    from: addressView(s.from),
+    to: s.to.map(addressView),
+    cc: s.cc.map(addressView),
     subject: s.subject,
     snippet: s.snippet,
     is_read: s.is_read,
@@ -22,7 +31,7 @@ export function summaryView(s: MessageSummary) {
 export function messageView(m: StoredMessage) {
   return {
     ...summaryView(summaryOf(m)),
-    ...(m.bcc.length === 0 ? {} : { bcc: m.bcc }),
+    ...(m.bcc.length === 0 ? {} : { bcc: m.bcc.map(addressView) }),
     body: m.body,
     ...(m.html === undefined ? {} : { html: m.html }),
     message_id: m.message_id,

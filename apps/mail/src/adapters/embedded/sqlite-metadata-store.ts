@@ -241,10 +241,12 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   message(userId: string, emailId: string): Promise<StoredMessage | undefined> {
-    return settle(() => {
-      const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
-      return row === undefined ? undefined : this.#toMessage(row);
-    });
+    return settle(() => this.messageNow(userId, emailId));
+  }
+
+  messageNow(userId: string, emailId: string): StoredMessage | undefined {
+    const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
+    return row === undefined ? undefined : this.#toMessage(row);
   }
 
   listMessages(userId: string, folderId: string, options: ListOptions): Promise<MessagePage> {
