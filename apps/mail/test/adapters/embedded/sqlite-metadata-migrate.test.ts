@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { openSqlite } from '@tessera/kit/sqlite';
+import { METADATA_VERSION } from '../../../src/adapters/embedded/sqlite-metadata-migrate.ts';
 import { SqliteMetadataStore } from '../../../src/adapters/embedded/sqlite-metadata-store.ts';
 import { summaryOf } from '../../../src/core/summary.ts';
 import type { StoredMessage } from '../../../src/ports.ts';
@@ -86,9 +87,20 @@ t.test('an old data directory opens, keeps every message, and lists their summar
     db.close();
   }
 
+  // A migration cut short: rows still unfilled, the version not yet recorded. The next open
+  // fills what is left.
+  const cut = openSqlite(path);
+  cut.exec("UPDATE messages SET summary = '' WHERE user_id = 'u1'");
+  cut.exec('PRAGMA user_version = 0');
+  cut.close();
+
   const db = openSqlite(path);
   t.teardown(() => db.close());
   const s = new SqliteMetadataStore(db);
+  t.same(db.prepare("SELECT count(*) AS n FROM messages WHERE summary = ''").get(), { n: 0 });
+  t.same(db.prepare('PRAGMA user_version').get(), { user_version: METADATA_VERSION });
+  const u1 = await s.listMessages('u1', 'all', { limit: 100 });
+  t.strictSame((await s.listSummaries('u1', 'all', { limit: 100 })).summaries, u1.messages.map(summaryOf));
   const fresh = { ...message(COUNT), user_id: 'u0', folder_id: 'inbox' };
   t.equal(await s.insertMessage(fresh), true, 'new messages file into the migrated table');
   t.strictSame((await s.listSummaries('u0', 'inbox', { limit: 1 })).summaries, [summaryOf(fresh)]);
