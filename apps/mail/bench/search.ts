@@ -15,7 +15,8 @@
  *
  * Environment: BENCH_MESSAGES, BENCH_USERS, BENCH_LAG_RATE (per s), BENCH_LAG_SECONDS,
  * BENCH_QUERIES, BENCH_WRK_SECONDS, BENCH_CONNECTIONS, BENCH_RESULTS_DIR (where
- * mail-search.json goes; default bench-results/ at the repository root).
+ * mail-search.json goes; default bench-results/ at the repository root), BENCH_CPU_PROF (a
+ * directory: the REST server writes a V8 CPU profile of its whole run there when it stops).
  * Exits non-zero on any error: a failed request, a delivered message never found.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -316,11 +317,12 @@ async function main(): Promise<void> {
       tokenOf.set(user, await mintToken({ secret: SECRET, sub: user, scopes: ['mail'] }));
     const token = (user: string): string => tokenOf.get(user) ?? '';
 
-    const server = await startPinned([fileURLToPath(new URL('./search-server.ts', import.meta.url))], {
-      ...process.env,
-      BENCH_DATA_DIR: dataDir,
-      BENCH_SECRET: SECRET,
-    });
+    const profileDir = process.env.BENCH_CPU_PROF;
+    const server = await startPinned(
+      [fileURLToPath(new URL('./search-server.ts', import.meta.url))],
+      { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_SECRET: SECRET },
+      profileDir === undefined ? {} : { profileDir },
+    );
     servers.push(server);
     console.error(`queries through REST GET /v1/search: ${QUERIES}`);
     const rest = await restQueries(server, corpus, [...tokenOf.values()]);

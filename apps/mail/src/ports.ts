@@ -10,6 +10,7 @@ import type { AccountType } from './core/account.ts';
 import type { Folder } from './core/folders.ts';
 import type { AuthResults, PushEvent, SearchDocument, Topic } from './core/events.ts';
 import type { SearchQuery } from './core/search-query.ts';
+import type { MessageSummary } from './core/summary.ts';
 import type { ThreadHeaders } from './core/threading.ts';
 
 export interface Job<T> {
@@ -79,6 +80,12 @@ export interface MessagePage {
   readonly next?: string;
 }
 
+export interface SummaryPage {
+  readonly summaries: readonly MessageSummary[];
+  /** email_id to pass as `before` for the next page; undefined on the last page. */
+  readonly next?: string;
+}
+
 /** A copy to file whose thread the store resolves (core/threading.ts) from its headers. */
 export interface NewCopy {
   readonly message: Omit<StoredMessage, 'thread_id'>;
@@ -119,12 +126,23 @@ export interface MetadataStore {
    */
   fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]>;
   message(userId: string, emailId: string): Promise<StoredMessage | undefined>;
+  /**
+   * The same read, synchronously, for a fast answer (the kit's fast-routes.ts): a backend that
+   * cannot read synchronously always answers undefined, and the caller takes `message`.
+   */
+  messageNow(userId: string, emailId: string): StoredMessage | undefined;
   /** Newest first, ids strictly below `before`. */
   listMessages(
     userId: string,
     folderId: string,
     options: { limit: number; before?: string; isRead?: boolean },
   ): Promise<MessagePage>;
+  /** What listMessages finds, as the list shows it (core/summary.ts): no bodies read. */
+  listSummaries(
+    userId: string,
+    folderId: string,
+    options: { limit: number; before?: string; isRead?: boolean },
+  ): Promise<SummaryPage>;
   updateMessage(userId: string, emailId: string, patch: MessagePatch): Promise<StoredMessage | undefined>;
   deleteMessage(userId: string, emailId: string): Promise<boolean>;
   /** Thread ids of the given Message-Ids the user already has. */

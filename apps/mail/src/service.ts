@@ -18,11 +18,18 @@ import {
 import { DEFAULT_MAX_RECIPIENTS } from './core/message.ts';
 import { parseSearchQuery } from './core/search-query.ts';
 import { mailErrors } from './errors.ts';
-import type { MailPorts, MessagePage, PushRecord, StoredMessage } from './ports.ts';
+import type { MailPorts, MessagePage, PushRecord, StoredMessage, SummaryPage } from './ports.ts';
 import { openPushFeed, type PushFeed, type PushFeedOptions } from './push-feed.ts';
 import { draftOf, sendMessage, type SendInput } from './send-message.ts';
 
 export type { SendInput } from './send-message.ts';
+
+export interface ListOptions {
+  readonly limit: number;
+  /** next_cursor of the previous page. */
+  readonly cursor?: string;
+  readonly isRead?: boolean;
+}
 
 export interface MailServiceOptions {
   readonly ports: MailPorts;
@@ -102,25 +109,50 @@ export class MailService {
     return folder;
   }
 
-  async listMessages(
+  async listMessages(userId: string, folderId: string, options: ListOptions): Promise<MessagePage> {
+    return this.#ports.metadata.listMessages(
+      userId,
+      folderId,
+      await this.#listing(userId, folderId, options),
+    );
+  }
+
+  /** What listMessages finds, as a list shows it (core/summary.ts), without reading any body. */
+  async listSummaries(userId: string, folderId: string, options: ListOptions): Promise<SummaryPage> {
+    return this.#ports.metadata.listSummaries(
+      userId,
+      folderId,
+      await this.#listing(userId, folderId, options),
+    );
+  }
+
+  async #listing(
     userId: string,
     folderId: string,
-    options: { limit: number; cursor?: string; isRead?: boolean },
-  ): Promise<MessagePage> {
+    options: ListOptions,
+  ): Promise<{ limit: number; before?: string; isRead?: boolean }> {
     await this.#folder(userId, folderId);
     if (options.cursor !== undefined && !isEmailId(options.cursor))
       throw mailErrors.MAIL_BAD_CURSOR('the cursor is not valid');
-    return this.#ports.metadata.listMessages(userId, folderId, {
+    return {
       limit: options.limit,
       ...(options.cursor === undefined ? {} : { before: options.cursor }),
       ...(options.isRead === undefined ? {} : { isRead: options.isRead }),
-    });
+    };
   }
 
   async message(userId: string, emailId: string): Promise<StoredMessage> {
     const message = isEmailId(emailId) ? await this.#ports.metadata.message(userId, emailId) : undefined;
     if (message === undefined) throw mailErrors.MAIL_MESSAGE_NOT_FOUND(`no message ${emailId}`);
     return message;
+  }
+
+  /**
+   * The message when the store can read it synchronously and has it; undefined otherwise (the
+   * caller then takes the asynchronous path, which answers the failures).
+   */
+  messageNow(userId: string, emailId: string): StoredMessage | undefined {
+    return isEmailId(emailId) ? this.#ports.metadata.messageNow(userId, emailId) : undefined;
   }
 
   async attachment(

@@ -93,13 +93,13 @@ export const folderRoutes: FastifyPluginCallback<{ service: MailService }> = (ap
     },
     async (request) => {
       const { limit, cursor, is_read } = request.query;
-      const page = await service.listMessages(userOf(request), request.params.folder_id, {
+      const page = await service.listSummaries(userOf(request), request.params.folder_id, {
         limit,
         ...(cursor === undefined ? {} : { cursor }),
         ...(is_read === undefined ? {} : { isRead: is_read }),
       });
       return {
-        data: page.messages.map(summaryView),
+        data: page.summaries.map(summaryView),
         ...(page.next === undefined ? {} : { next_cursor: page.next }),
       };
     },

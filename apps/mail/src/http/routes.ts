@@ -9,7 +9,9 @@ import { folderRoutes } from './folder-routes.ts';
 import { messageRoutes } from './message-routes.ts';
 import { auth, tags, userOf } from './route-common.ts';
 import { eventRoutes } from './event-routes.ts';
+import { addFastMessage } from './fast-message.ts';
 import { pageSchema, searchQuerySchema } from './schemas.ts';
+import { summaryOf } from '../core/summary.ts';
 import { summaryView } from './views.ts';
 
 export interface MailRoutesOptions {
@@ -36,6 +38,7 @@ export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, option
     known.add(user);
   });
 
+  addFastMessage(app, service);
   void app.register(folderRoutes, { service });
   void app.register(messageRoutes, options);
   void app.register(eventRoutes, {
@@ -61,7 +64,7 @@ export const mailRoutes: FastifyPluginCallback<MailRoutesOptions> = (app, option
         ...(cursor === undefined ? {} : { cursor }),
       });
       return {
-        data: found.messages.map(summaryView),
+        data: found.messages.map((m) => summaryView(summaryOf(m))),
         ...(found.next === undefined ? {} : { next_cursor: found.next }),
       };
     },

@@ -1,29 +1,37 @@
 /** How stored messages and push records look on the wire (snake_case, ISO dates, no blob keys). */
+import type { Address } from '../core/address.ts';
+import { summaryOf, type MessageSummary } from '../core/summary.ts';
 import type { PushRecord, StoredMessage } from '../ports.ts';
 
-const SNIPPET_LENGTH = 200;
+/*
+ * Every view lists its fields in its response schema's order (schemas.ts) and only those, so
+ * JSON.stringify of a view writes the bytes the route's schema serializer writes (fast-message.ts
+ * relies on it; test/http/fast-message.test.ts checks it).
+ */
 
-export function summaryView(m: StoredMessage) {
+const addressView = (a: Address) => ({ name: a.name, email: a.email });
+
+export function summaryView(s: MessageSummary) {
   return {
-    email_id: m.email_id,
-    user_id: m.user_id,
-    folder_id: m.folder_id,
-    thread_id: m.thread_id,
-    from: m.from,
-    to: m.to,
-    cc: m.cc,
-    subject: m.subject,
-    snippet: m.body.slice(0, SNIPPET_LENGTH),
-    is_read: m.is_read,
-    received_at: new Date(m.received_at).toISOString(),
-    has_attachments: m.attachments.length > 0,
+    email_id: s.email_id,
+    user_id: s.user_id,
+    folder_id: s.folder_id,
+    thread_id: s.thread_id,
+    from: addressView(s.from),
+    to: s.to.map(addressView),
+    cc: s.cc.map(addressView),
+    subject: s.subject,
+    snippet: s.snippet,
+    is_read: s.is_read,
+    received_at: new Date(s.received_at).toISOString(),
+    has_attachments: s.has_attachments,
   };
 }
 
 export function messageView(m: StoredMessage) {
   return {
-    ...summaryView(m),
-    ...(m.bcc.length === 0 ? {} : { bcc: m.bcc }),
+    ...summaryView(summaryOf(m)),
+    ...(m.bcc.length === 0 ? {} : { bcc: m.bcc.map(addressView) }),
     body: m.body,
     ...(m.html === undefined ? {} : { html: m.html }),
     message_id: m.message_id,

@@ -20,6 +20,13 @@ export interface EmbeddedMailOptions {
   readonly synchronous?: 'full' | 'normal';
 }
 
+/**
+ * metadata.db is read far more than written (every list and message view) and its rows are
+ * large: reading its pages through a memory map saves a read call and a copy per page. SQLite
+ * caps the map at its build's limit (2 GiB for node:sqlite); pages past it are read as before.
+ */
+export const METADATA_MMAP_BYTES = 2 ** 31;
+
 /** Blobs up to this size (most messages) are rows of blobs.db; larger ones are files. */
 export const SMALL_BLOB_BYTES = 256 * 1024;
 
@@ -28,6 +35,7 @@ export function openEmbeddedMail(options: EmbeddedMailOptions): MailPorts {
   const sqlite = { synchronous: options.synchronous ?? 'full' } as const;
   const queueDb = openSqlite(join(dir, 'queue.db'), sqlite);
   const metadataDb = openSqlite(join(dir, 'metadata.db'), sqlite);
+  metadataDb.exec(`PRAGMA mmap_size = ${METADATA_MMAP_BYTES}`);
   const searchDb = openSqlite(join(dir, 'search.db'), sqlite);
   const pushDb = openSqlite(join(dir, 'push.db'), sqlite);
   const blobsDb = openSqlite(join(dir, 'blobs.db'), sqlite);

@@ -3,6 +3,7 @@
  * table's key starts with user_id, the partition key the distributed store uses.
  */
 import type { Folder } from '../../core/folders.ts';
+import type { MessageSummary, SummaryHeaders } from '../../core/summary.ts';
 import type { AttachmentMeta, StoredMessage } from '../../ports.ts';
 
 export const METADATA_SCHEMA = `
@@ -25,6 +26,7 @@ CREATE TABLE IF NOT EXISTS messages (
   thread_id TEXT NOT NULL,
   is_read INTEGER NOT NULL,
   received_at INTEGER NOT NULL,
+  summary TEXT NOT NULL, -- JSON of core/summary.ts SummaryHeaders; before doc: no overflow pages to skip
   doc TEXT NOT NULL,
   PRIMARY KEY (user_id, email_id)
 ) WITHOUT ROWID;
@@ -65,6 +67,12 @@ export interface MessageRow {
   doc: string;
 }
 
+/** A message's columns without its document (the list's rows). */
+export interface SummaryRow extends Omit<MessageRow, 'doc'> {
+  summary: string;
+  has_attachments: number;
+}
+
 export interface FolderRow {
   folder_id: string;
   name: string;
@@ -91,5 +99,19 @@ export function toMessage(row: MessageRow, attachments: readonly AttachmentMeta[
     is_read: row.is_read === 1,
     received_at: row.received_at,
     attachments: attachments.map((a) => ({ ...a })),
+  };
+}
+
+export function toSummary(row: SummaryRow): MessageSummary {
+  const headers = JSON.parse(row.summary) as SummaryHeaders;
+  return {
+    ...headers,
+    user_id: row.user_id,
+    email_id: row.email_id,
+    folder_id: row.folder_id,
+    thread_id: row.thread_id,
+    is_read: row.is_read === 1,
+    received_at: row.received_at,
+    has_attachments: row.has_attachments === 1,
   };
 }

@@ -9,13 +9,16 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import type { AccountType } from '../../core/account.ts';
 import { FOLDER, defaultFolders, isVirtualFolder, type Folder } from '../../core/folders.ts';
+import { summaryHeaders } from '../../core/summary.ts';
 import { resolveThread, threadKeys } from '../../core/threading.ts';
 import {
   METADATA_SCHEMA,
   toFolder,
   toMessage,
+  toSummary,
   type FolderRow,
   type MessageRow,
+  type SummaryRow,
 } from './sqlite-metadata-rows.ts';
 import type {
   AttachmentMeta,
@@ -25,11 +28,40 @@ import type {
   MetadataStore,
   NewCopy,
   StoredMessage,
+  SummaryPage,
 } from '../../ports.ts';
 import { GroupCommit } from './group-commit.ts';
+import { migrateMetadata } from './sqlite-metadata-migrate.ts';
 import { settle } from './settle.ts';
 
 const MAX_ID = 'g'; // sorts after every hex UUID: "no cursor" in a `<` comparison
+
+/** Everything but the stored summary, which only lists read. */
+const MESSAGE_COLUMNS = 'user_id, email_id, folder_id, thread_id, is_read, received_at, doc';
+/** A list's columns: no document, and whether there are attachments from their primary key. */
+const SUMMARY_COLUMNS = `user_id, email_id, folder_id, thread_id, is_read, received_at, summary,
+  EXISTS (SELECT 1 FROM attachments a WHERE a.user_id = messages.user_id AND a.email_id = messages.email_id) AS has_attachments`;
+const NOT_JUNK_OR_TRASH = `folder_id NOT IN ('${FOLDER.junk}', '${FOLDER.trash}')`;
+
+/** A user's messages matching `filter`, newest first, below a cursor id: (…filter, before, limit). */
+const list = (columns: string, filter: string): string =>
+  `SELECT ${columns} FROM messages WHERE user_id = ? AND ${filter} AND email_id < ? ORDER BY email_id DESC LIMIT ?`;
+
+interface ListOptions {
+  readonly limit: number;
+  readonly before?: string;
+  readonly isRead?: boolean;
+}
+
+/** The first `limit` rows, and the cursor of the next page when there was one row more. */
+function pageOf<R extends { email_id: string }>(
+  rows: readonly R[],
+  limit: number,
+): { page: R[]; next?: string } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return rows.length > limit && last !== undefined ? { page, next: last.email_id } : { page };
+}
 
 export class SqliteMetadataStore implements MetadataStore {
   readonly #db: DatabaseSync;
@@ -42,6 +74,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.#group = new GroupCommit(db);
     this.#now = now;
     db.exec(METADATA_SCHEMA);
+    migrateMetadata(db);
     const p = (sql: string): StatementSync => db.prepare(sql);
     this.#s = {
       insertUser: p('INSERT OR IGNORE INTO users (user_id, created_at) VALUES (?, ?)'),
@@ -59,33 +92,31 @@ export class SqliteMetadataStore implements MetadataStore {
         `UPDATE messages SET folder_id = '${FOLDER.trash}' WHERE user_id = ? AND folder_id = ?`,
       ),
       insertMessage: p(
-        'INSERT OR IGNORE INTO messages (user_id, email_id, folder_id, thread_id, is_read, received_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR IGNORE INTO messages (user_id, email_id, folder_id, thread_id, is_read, received_at, summary, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       insertAttachment: p(
         'INSERT INTO attachments (user_id, email_id, position, filename, content_type, size, blob_key) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      message: p('SELECT * FROM messages WHERE user_id = ? AND email_id = ?'),
+      message: p(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND email_id = ?`),
       attachments: p(
         'SELECT filename, content_type, size, blob_key FROM attachments WHERE user_id = ? AND email_id = ? ORDER BY position',
       ),
-      listFolder: p(
-        'SELECT * FROM messages WHERE user_id = ? AND folder_id = ? AND email_id < ? ORDER BY email_id DESC LIMIT ?',
-      ),
-      listFolderRead: p(
-        'SELECT * FROM messages WHERE user_id = ? AND folder_id = ? AND is_read = ? AND email_id < ? ORDER BY email_id DESC LIMIT ?',
-      ),
-      listAll: p(
-        `SELECT * FROM messages WHERE user_id = ? AND folder_id NOT IN ('${FOLDER.junk}', '${FOLDER.trash}') AND email_id < ? ORDER BY email_id DESC LIMIT ?`,
-      ),
-      listAllRead: p(
-        `SELECT * FROM messages WHERE user_id = ? AND folder_id NOT IN ('${FOLDER.junk}', '${FOLDER.trash}') AND is_read = ? AND email_id < ? ORDER BY email_id DESC LIMIT ?`,
-      ),
+      listFolder: p(list(MESSAGE_COLUMNS, 'folder_id = ?')),
+      listFolderRead: p(list(MESSAGE_COLUMNS, 'folder_id = ? AND is_read = ?')),
+      listAll: p(list(MESSAGE_COLUMNS, NOT_JUNK_OR_TRASH)),
+      listAllRead: p(list(MESSAGE_COLUMNS, `${NOT_JUNK_OR_TRASH} AND is_read = ?`)),
+      summariesFolder: p(list(SUMMARY_COLUMNS, 'folder_id = ?')),
+      summariesFolderRead: p(list(SUMMARY_COLUMNS, 'folder_id = ? AND is_read = ?')),
+      summariesAll: p(list(SUMMARY_COLUMNS, NOT_JUNK_OR_TRASH)),
+      summariesAllRead: p(list(SUMMARY_COLUMNS, `${NOT_JUNK_OR_TRASH} AND is_read = ?`)),
       update: p('UPDATE messages SET is_read = ?, folder_id = ? WHERE user_id = ? AND email_id = ?'),
       deleteMessage: p('DELETE FROM messages WHERE user_id = ? AND email_id = ?'),
       deleteAttachments: p('DELETE FROM attachments WHERE user_id = ? AND email_id = ?'),
       threadOf: p('SELECT thread_id FROM thread_ids WHERE user_id = ? AND message_id = ?'),
       linkThread: p('INSERT OR IGNORE INTO thread_ids (user_id, message_id, thread_id) VALUES (?, ?, ?)'),
-      thread: p('SELECT * FROM messages WHERE user_id = ? AND thread_id = ? ORDER BY email_id'),
+      thread: p(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND thread_id = ? ORDER BY email_id`,
+      ),
     };
   }
 
@@ -97,6 +128,8 @@ export class SqliteMetadataStore implements MetadataStore {
 
   ensureUser(userId: string): Promise<boolean> {
     return settle(() => {
+      // Every list asks: a read answers the usual case without taking the write lock.
+      if (this.#stmt('hasUser').get(userId) !== undefined) return false;
       return transaction(this.#db, () => {
         const created = this.#stmt('insertUser').run(userId, this.#now()).changes > 0;
         if (created) {
@@ -180,7 +213,16 @@ export class SqliteMetadataStore implements MetadataStore {
 
   #insert(m: StoredMessage): boolean {
     const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
-    const row = [user_id, email_id, folder_id, thread_id, is_read ? 1 : 0, received_at, JSON.stringify(doc)];
+    const row = [
+      user_id,
+      email_id,
+      folder_id,
+      thread_id,
+      is_read ? 1 : 0,
+      received_at,
+      JSON.stringify(summaryHeaders(doc)),
+      JSON.stringify(doc),
+    ];
     const inserted = this.#stmt('insertMessage').run(...row).changes > 0;
     if (inserted) {
       attachments.forEach((a, i) =>
@@ -199,41 +241,43 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   message(userId: string, emailId: string): Promise<StoredMessage | undefined> {
+    return settle(() => this.messageNow(userId, emailId));
+  }
+
+  messageNow(userId: string, emailId: string): StoredMessage | undefined {
+    const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
+    return row === undefined ? undefined : this.#toMessage(row);
+  }
+
+  listMessages(userId: string, folderId: string, options: ListOptions): Promise<MessagePage> {
     return settle(() => {
-      const row = this.#stmt('message').get(userId, emailId) as MessageRow | undefined;
-      return row === undefined ? undefined : this.#toMessage(row);
+      const rows = this.#list('list', userId, folderId, options) as unknown as MessageRow[];
+      const { page, next } = pageOf(rows, options.limit);
+      const messages = page.map((row) => this.#toMessage(row));
+      return next === undefined ? { messages } : { messages, next };
     });
   }
 
-  listMessages(
-    userId: string,
-    folderId: string,
-    options: { limit: number; before?: string; isRead?: boolean },
-  ): Promise<MessagePage> {
+  listSummaries(userId: string, folderId: string, options: ListOptions): Promise<SummaryPage> {
     return settle(() => {
-      const before = options.before ?? MAX_ID;
-      // One more row than asked tells whether there is a next page.
-      const n = options.limit + 1;
-      const virtual = isVirtualFolder(folderId);
-      const rows = (options.isRead === undefined
-        ? virtual
-          ? this.#stmt('listAll').all(userId, before, n)
-          : this.#stmt('listFolder').all(userId, folderId, before, n)
-        : virtual
-          ? this.#stmt('listAllRead').all(userId, options.isRead ? 1 : 0, before, n)
-          : this.#stmt('listFolderRead').all(
-              userId,
-              folderId,
-              options.isRead ? 1 : 0,
-              before,
-              n,
-            )) as unknown as MessageRow[];
-      const page = rows.slice(0, options.limit).map((row) => this.#toMessage(row));
-      const last = page.at(-1);
-      return rows.length > options.limit && last !== undefined
-        ? { messages: page, next: last.email_id }
-        : { messages: page };
+      const rows = this.#list('summaries', userId, folderId, options) as unknown as SummaryRow[];
+      const { page, next } = pageOf(rows, options.limit);
+      const summaries = page.map(toSummary);
+      return next === undefined ? { summaries } : { summaries, next };
     });
+  }
+
+  /** One more row than asked: it tells whether there is a next page. */
+  #list(kind: 'list' | 'summaries', userId: string, folderId: string, options: ListOptions): unknown[] {
+    const before = options.before ?? MAX_ID;
+    const n = options.limit + 1;
+    const all = isVirtualFolder(folderId);
+    const name = `${kind}${all ? 'All' : 'Folder'}${options.isRead === undefined ? '' : 'Read'}`;
+    const filter = [
+      ...(all ? [] : [folderId]),
+      ...(options.isRead === undefined ? [] : [options.isRead ? 1 : 0]),
+    ];
+    return this.#stmt(name).all(userId, ...filter, before, n);
   }
 
   updateMessage(userId: string, emailId: string, patch: MessagePatch): Promise<StoredMessage | undefined> {
