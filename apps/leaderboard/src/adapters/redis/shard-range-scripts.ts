@@ -2,21 +2,28 @@
  * Lua scripts run on the range shards of the sharded ranking (see sharded-ranking-store.ts and
  * docs/architecture.md, "Past one Redis"). Keys of a period share the hash tag `{<period>}`:
  * - `rank`: the sorted set of the entries in this shard's range (and, for a moment, out of it);
- * - `ctl`: a hash with `epoch`, bumped by every step of a move;
+ * - `ctl`: a hash with `epoch`, bumped by every step of a move, and `floor`, the fence floor (µs):
+ *   a write carrying a token below it is refused like a fenced one (see RANGE_PRUNE);
  * - `moving`: the moves in flight into this shard, user → deadline (ms, this server's clock): an
  *   entry that may also be on another shard. Past its deadline the move is taken over (a scrub);
  * - `fence`: user → the highest lease token that wrote the user here. A write carrying a lower
  *   token comes from a holder that stalled past its lease: it is refused (and changes nothing).
+ *   Fields below the floor are pruned (RANGE_PRUNE): the floor refuses what they would have.
  *
  * The write scripts take KEYS rank, ctl, moving, fence and reply the users they refused.
  */
 
-/** `fenced(user, token)`: true when a newer token already wrote `user` here (then the write is refused). */
+/**
+ * `fenced(user, token)`: true when a newer token already wrote `user` here, or the token is below
+ * the floor (its field may be pruned); then the write is refused.
+ */
 const FENCE = `
 local rank_key, ctl_key, moving_key, fence_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local refused = {}
+local floor = tonumber(redis.call('HGET', ctl_key, 'floor') or '0')
 local function fenced(user, token)
-  if tonumber(redis.call('HGET', fence_key, user) or '0') > tonumber(token) then
+  local mine = tonumber(token)
+  if mine < floor or tonumber(redis.call('HGET', fence_key, user) or '0') > mine then
     refused[#refused + 1] = user
     return true
   end
@@ -75,6 +82,36 @@ for i = 1, #ARGV, 2 do
 end
 redis.call('HINCRBY', ctl_key, 'epoch', 1)
 return refused
+`;
+
+/**
+ * KEYS: ctl, fence. ARGV: cursor, horizon (µs), slice. One slice of a pass over `fence`: the
+ * first (cursor '0') raises the floor to this server's clock minus the horizon, or replies
+ * {'0', 0} when that would raise it by less than a quarter of the horizon (a pass then is mostly
+ * wasted, and every process runs this). Every slice then deletes the fields below the stored
+ * floor, in the same script: no pruned user ever accepts a token its field would have refused.
+ * Reply: {next cursor ('0': done), fields deleted}.
+ */
+export const RANGE_PRUNE = `
+local ctl_key, fence_key = KEYS[1], KEYS[2]
+local floor = tonumber(redis.call('HGET', ctl_key, 'floor') or '0')
+if ARGV[1] == '0' then
+  local now = redis.call('TIME')
+  local horizon = tonumber(ARGV[2])
+  local target = tonumber(now[1]) * 1000000 + tonumber(now[2]) - horizon
+  if target - floor < horizon / 4 then return { '0', 0 } end
+  floor = target
+  redis.call('HSET', ctl_key, 'floor', string.format('%.0f', floor))
+end
+local scan = redis.call('HSCAN', fence_key, ARGV[1], 'COUNT', ARGV[3])
+local fields, pruned = scan[2], 0
+for i = 1, #fields, 2 do
+  if tonumber(fields[i + 1]) < floor then
+    redis.call('HDEL', fence_key, fields[i])
+    pruned = pruned + 1
+  end
+end
+return { scan[1], pruned }
 `;
 
 /** Move records past their deadline that a look reports (each is taken over, a few at a time). */

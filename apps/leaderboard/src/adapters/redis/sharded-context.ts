@@ -63,6 +63,11 @@ export class ShardedKeys {
     ];
   }
 
+  /** Of RANGE_PRUNE. */
+  prune(period: Period): string[] {
+    return [this.of(period, 'ctl'), this.of(period, 'fence')];
+  }
+
   /** Of RANGE_LOOK. */
   look(period: Period): string[] {
     return [this.of(period, 'rank'), this.of(period, 'ctl'), this.of(period, 'moving')];

@@ -10,6 +10,7 @@ import { SEQ_SPAN } from './score-encoding.ts';
 import { homeShard } from './shard-layout.ts';
 import { HOME_APPLY } from './shard-scripts.ts';
 import { ShardedKeys, type ShardedContext } from './sharded-context.ts';
+import { pruneFence } from './sharded-fence.ts';
 import { leased, takeLapsed, takeLeases } from './sharded-leases.ts';
 import { place } from './sharded-placement.ts';
 import { RETRY, sameEpochs, ShardedReads, type Look, type Retry } from './sharded-reads.ts';
@@ -22,6 +23,11 @@ const LEASE_MS = 10_000;
 /** How long a process trusts the bounds it read (a stale copy only misplaces, see inShardOrder). */
 const BOUNDS_TTL_MS = 1_000;
 const REBALANCE_BATCH = 1_000;
+/**
+ * How old a token must be for the range shards to refuse it outright and forget its `fence`
+ * fields: far above any lease, any placement and any skew between the instances' clocks.
+ */
+const FENCE_HORIZON_MS = 3_600_000;
 
 export interface ShardedRankingStoreOptions {
   readonly tieBreak: TieBreak;
@@ -31,6 +37,8 @@ export interface ShardedRankingStoreOptions {
   readonly initialBounds?: readonly number[];
   /** How long a lease (and a move) lasts before another process may take it over (10 s). */
   readonly leaseMs?: number;
+  /** Tokens older than this are refused and their `fence` fields pruned (1 hour). */
+  readonly fenceHorizonMs?: number;
 }
 
 /**
@@ -50,6 +58,7 @@ export class ShardedRankingStore implements RankingStore {
   readonly #keys: ShardedKeys;
   readonly #earliest: '0' | '1';
   readonly #initialBounds: readonly number[];
+  readonly #fenceHorizonMs: number;
   readonly #bounds = new Map<Period, { readonly bounds: readonly number[]; readonly until: number }>();
 
   constructor(shards: readonly Redis[], options: ShardedRankingStoreOptions) {
@@ -59,6 +68,8 @@ export class ShardedRankingStore implements RankingStore {
     this.#earliest = options.tieBreak === 'earliest' ? '1' : '0';
     const unit = options.tieBreak === 'earliest' ? SEQ_SPAN : 1;
     this.#initialBounds = (options.initialBounds ?? []).slice(0, shards.length - 1).map((p) => p * unit);
+    this.#fenceHorizonMs = options.fenceHorizonMs ?? FENCE_HORIZON_MS;
+    if (!(this.#fenceHorizonMs > 0)) throw new Error('the fence horizon must be positive');
     this.#context = {
       shards,
       leaseMs: options.leaseMs ?? LEASE_MS,
@@ -259,12 +270,22 @@ export class ShardedRankingStore implements RankingStore {
   }
 
   /**
+   * Forgets the `fence` fields older than the horizon, raising each range shard's floor first so
+   * that a token that old is refused all the same (docs/architecture.md, "Past one Redis"). Run
+   * by the rebalance; answers the fields deleted.
+   */
+  pruneFence(period: Period): Promise<number> {
+    return pruneFence(this.#context, period, this.#fenceHorizonMs);
+  }
+
+  /**
    * Moves the bounds so that each shard holds an equal share of the period's players, then moves
    * the players now out of their shard's range (those whose lease another process holds are left
    * to it). Safe to run beside live traffic and in several processes at once.
    */
   async rebalance(period: Period): Promise<readonly number[]> {
     await this.recover(period);
+    await this.pruneFence(period);
     const bounds = await this.#reads.consistent(async () => {
       const looks = await this.#reads.looks(period, '+inf', '');
       if (looks === RETRY) return RETRY;

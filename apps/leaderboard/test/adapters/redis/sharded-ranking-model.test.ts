@@ -1,7 +1,7 @@
 // Model-based: random workloads applied to the sharded ranking and to one Redis instance, whose
 // ranks, top-N and around-N must agree exactly — with players crossing many bounds, redeliveries,
-// wins applied concurrently, catch-ups by batch and rebalances in the middle of it all, and a
-// process dying in the middle of its placements.
+// wins applied concurrently, catch-ups by batch and rebalances in the middle of it all, a
+// process dying in the middle of its placements, and the fence pruned.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
@@ -153,7 +153,30 @@ for (const { tieBreak, shards, seed } of cases) {
     await sleep(350);
     await other.recover(PERIOD);
     await compare('after a process died mid-placement');
-    t.equal(checks, 6);
+
+    // 6. Every `fence` field pruned (a horizon of 1 ms): the floors now refuse every token handed
+    //    out so far, and the wins that follow (concurrent, moves and a rebalance among them) are
+    //    placed as before.
+    const pruner = new ShardedRankingStore(shards, { ...options, fenceHorizonMs: 1 });
+    await sleep(5);
+    t.ok((await pruner.pruneFence(PERIOD)) > 0, 'fields pruned');
+    const fields = await Promise.all(shards.map((r) => r.hlen(`${options.keyPrefix}{${PERIOD}}:fence`)));
+    t.same(
+      fields,
+      shards.map(() => 0),
+      'no field left',
+    );
+    const more: Win[] = Array.from({ length: 400 }, (_, i) => win(2_601 + i, pick(), points(), PERIOD));
+    for (let i = 0; i < more.length; i += 40) {
+      const group = more.slice(i, i + 40);
+      await Promise.all([
+        ...group.map((w) => single.applyWin(w)),
+        ...group.map((w, j) => (j % 2 === 0 ? sharded : other).applyWin(w)),
+        ...(i === 200 ? [other.rebalance(PERIOD)] : []),
+      ]);
+    }
+    await compare('after the fence was pruned');
+    t.equal(checks, 7);
     await single.drop(PERIOD);
     await sharded.drop(PERIOD);
   });
