@@ -5,7 +5,7 @@
  * A thread that fails or exits fails every request waiting on it, and every later one, with the
  * same error: a caller never waits on a thread that is gone.
  */
-import { parentPort, type TransferListItem, type Worker } from 'node:worker_threads';
+import { parentPort, type MessagePort, type TransferListItem, type Worker } from 'node:worker_threads';
 
 /** What travels to the thread. */
 interface Request<Command> {
@@ -57,7 +57,13 @@ export class WorkerChannel<Command, Result> {
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       const request: Request<Command> = { id, command };
-      this.#worker.postMessage(request, transfer);
+      try {
+        this.#worker.postMessage(request, transfer);
+      } catch (error) {
+        // A command that cannot be cloned never reached the thread: only this request fails.
+        this.#waiting.delete(id);
+        reject(asError(error, undefined));
+      }
     });
   }
 
@@ -91,17 +97,40 @@ export function answerRequests<Command, Result>(
   const port = parentPort;
   if (port === null) throw new Error('answerRequests runs in a worker thread');
   port.on('message', ({ id, command }: Request<Command>) => {
-    let reply: Reply<Result>;
-    let transfer: readonly TransferListItem[] = [];
+    let result: Result;
     try {
-      const result = handle(command);
-      reply = { id, ok: true, result };
-      transfer = transferOf(result);
+      result = handle(command);
     } catch (error) {
-      reply = { id, ok: false, error, code: (error as { code?: unknown } | null)?.code };
+      postFailure(port, id, error);
+      return;
     }
-    port.postMessage(reply, transfer);
+    try {
+      port.postMessage({ id, ok: true, result } satisfies Reply<Result>, transferOf(result));
+    } catch (error) {
+      // The work is done (a batch may be committed): the caller hears why its answer cannot come.
+      postFailure(port, id, new Error(`the thread's answer could not be sent: ${String(error)}`));
+    }
   });
+}
+
+/**
+ * Posts a failure; one that cannot be cloned (a property holding a function, say) goes as its
+ * text and code, so that no answer is ever lost and the thread lives on.
+ */
+function postFailure(port: MessagePort, id: number, error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  try {
+    port.postMessage({ id, ok: false, error, code } satisfies Reply<never>);
+  } catch {
+    const message = (error as { message?: unknown } | null)?.message;
+    const text = typeof message === 'string' ? message : String(error);
+    port.postMessage({
+      id,
+      ok: false,
+      error: new Error(text),
+      code: typeof code === 'string' ? code : undefined,
+    });
+  }
 }
 
 function asError(error: unknown, code: unknown): Error {

@@ -6,7 +6,10 @@ type Command =
   | { readonly kind: 'echo'; readonly value: string }
   | { readonly kind: 'throw'; readonly message: string }
   | { readonly kind: 'numbers'; readonly count: number }
-  | { readonly kind: 'die' };
+  | { readonly kind: 'throw-uncloneable' }
+  | { readonly kind: 'answer-uncloneable' }
+  | { readonly kind: 'die' }
+  | { readonly kind: 'echo'; readonly value: () => void };
 
 const FIXTURE = new URL('./fixtures/channel-worker.ts', import.meta.url);
 
@@ -63,4 +66,17 @@ t.test('a last command that fails still ends the thread, and close says so', asy
   const channel = open();
   await t.rejects(channel.close({ kind: 'throw', message: 'cannot close' }), /cannot close/);
   await t.rejects(channel.request({ kind: 'echo', value: 'after' }), /fixture thread stopped/);
+});
+
+t.test('what cannot be cloned fails its own request only; the thread lives on', async (t) => {
+  const channel = open();
+  t.teardown(() => channel.close());
+  await t.rejects(channel.request({ kind: 'throw-uncloneable' }), {
+    message: 'not an Error',
+    code: 'FIXTURE_ODD',
+  });
+  await t.rejects(channel.request({ kind: 'answer-uncloneable' }), /answer could not be sent/);
+  await t.rejects(channel.request({ kind: 'echo', value: () => undefined }), /could not be cloned/);
+  t.equal(await channel.request({ kind: 'echo', value: 'alive' }), 'alive');
+  t.equal(channel.failed, undefined);
 });

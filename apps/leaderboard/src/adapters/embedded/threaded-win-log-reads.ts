@@ -49,8 +49,8 @@ export class ThreadedWinLogReads {
   async *read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]> {
     const request: WinReadRequest = { file: this.#file, period, afterSeq, batchSize: this.#batchSize };
     const thread = new Worker(READ_THREAD, { workerData: request });
+    let next = nextBatch(thread);
     try {
-      let next = nextBatch(thread);
       for (;;) {
         const batch = await next;
         if (batch.seqs.length === 0) return;
@@ -58,6 +58,9 @@ export class ThreadedWinLogReads {
         yield winsOf(batch, period);
       }
     } finally {
+      // A caller that leaves early (a break, a failed apply) leaves the batch read ahead waiting:
+      // ending the thread rejects it, and nobody else will look at that rejection.
+      next.catch(() => undefined);
       await thread.terminate();
     }
   }
