@@ -31,10 +31,15 @@ export function parseSpamdReply(reply: string): SpamVerdict {
   if (header === null) throw new Error('spamd answered without a Spam header');
   const bodyAt = reply.indexOf('\r\n\r\n');
   const body = bodyAt < 0 ? '' : reply.slice(bodyAt + 4).trim();
+  const score = Number(header[2]);
+  const threshold = Number(header[3]);
+  // The header's numbers go into the message's spam_score: never NaN ("1.2.3" matches its pattern).
+  if (!Number.isFinite(score) || !Number.isFinite(threshold))
+    throw new Error(`spamd answered a Spam header without numbers: ${JSON.stringify(header[0])}`);
   return {
     spam: header[1] === 'True' || header[1] === 'Yes',
-    score: Number(header[2]),
-    threshold: Number(header[3]),
+    score,
+    threshold,
     rules: body === '' ? [] : body.split(',').map((rule) => rule.trim()),
   };
 }

@@ -10,8 +10,9 @@
  *
  * `startConsumerThread` resolves once the thread has opened its stores (it rejects, and nothing
  * keeps running, when the first thread cannot start). A thread that dies later (an uncaught
- * error, a native crash of its own) is reported to `onError` and started again after a pause that doubles up to `MAX_RESTART_MS`; the jobs it had claimed come
- * back when their lease runs out (MAIL_JOB_LEASE_MS), as after a crash of the process.
+ * error, a native crash of its own) is reported to `onError` and started again after a pause
+ * that doubles up to `MAX_RESTART_MS`; the jobs it had claimed come back when their lease runs
+ * out (MAIL_JOB_LEASE_MS), as after a crash of the process.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,10 +84,11 @@ export async function startConsumerThread(options: ConsumerThreadOptions): Promi
       push.publish(userId, event).then(
         () => worker.postMessage({ type: 'published', id } satisfies ToConsumerThread),
         (error: unknown) =>
+          // A plain Error of its message: one carrying what cannot be cloned would throw here.
           worker.postMessage({
             type: 'published',
             id,
-            error: error instanceof Error ? error : new Error(String(error)),
+            error: new Error(error instanceof Error ? error.message : String(error)),
           } satisfies ToConsumerThread),
       );
     });

@@ -55,8 +55,9 @@ export function createInboundRoles(options: InboundRolesOptions): InboundRoles {
 }
 
 /**
- * Two drains of the inbound queue, so that one batch is parsed while the one before is filed
- * (the worker files them in claim order), one of the error queue, and the indexer.
+ * Three drains of the worker (each claims from the inbound and the error queues; they differ in
+ * the topic that wakes them), so that one batch is parsed while the one before is filed (the
+ * worker files them in claim order), and the indexer.
  */
 export function runInboundConsumers(
   queue: Queue,

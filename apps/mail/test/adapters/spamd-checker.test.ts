@@ -36,6 +36,11 @@ t.test('spamd replies are parsed; protocol errors throw', async (t) => {
   t.throws(() => parseSpamdReply('SPAMD/1.0 76 Bad header line'), /refused the message: 76/);
   t.throws(() => parseSpamdReply('HTTP/1.1 400'), /something else/);
   t.throws(() => parseSpamdReply('SPAMD/1.1 0 EX_OK\r\n\r\n'), /without a Spam header/);
+  t.throws(
+    () => parseSpamdReply('SPAMD/1.1 0 EX_OK\r\nSpam: True ; 1.2.3 / 5.0\r\n\r\n'),
+    /without numbers/,
+    'a score that is not a number never becomes a NaN spam_score',
+  );
 });
 
 t.test('against a real spamd', async (t) => {

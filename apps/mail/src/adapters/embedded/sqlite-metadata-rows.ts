@@ -3,7 +3,7 @@
  * table's key starts with user_id, the partition key the distributed store uses.
  */
 import type { Folder } from '../../core/folders.ts';
-import type { MessageSummary, SummaryHeaders } from '../../core/summary.ts';
+import { summaryHeaders, type MessageSummary, type SummaryHeaders } from '../../core/summary.ts';
 import type { AttachmentMeta, StoredMessage } from '../../ports.ts';
 
 export const METADATA_SCHEMA = `
@@ -70,6 +70,8 @@ export interface MessageRow {
 /** A message's columns without its document (the list's rows). */
 export interface SummaryRow extends Omit<MessageRow, 'doc'> {
   summary: string;
+  /** The document of a row whose summary is still '' (see SUMMARY_COLUMNS), else null. */
+  unsummarised_doc: string | null;
   has_attachments: number;
 }
 
@@ -103,7 +105,10 @@ export function toMessage(row: MessageRow, attachments: readonly AttachmentMeta[
 }
 
 export function toSummary(row: SummaryRow): MessageSummary {
-  const headers = JSON.parse(row.summary) as SummaryHeaders;
+  const headers =
+    row.unsummarised_doc === null
+      ? (JSON.parse(row.summary) as SummaryHeaders)
+      : summaryHeaders(JSON.parse(row.unsummarised_doc) as MessageDoc);
   return {
     ...headers,
     user_id: row.user_id,

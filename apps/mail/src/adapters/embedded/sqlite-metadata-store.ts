@@ -38,8 +38,12 @@ const MAX_ID = 'g'; // sorts after every hex UUID: "no cursor" in a `<` comparis
 
 /** Everything but the stored summary, which only lists read. */
 const MESSAGE_COLUMNS = 'user_id, email_id, folder_id, thread_id, is_read, received_at, doc';
-/** A list's columns: no document, and whether there are attachments from their primary key. */
+/**
+ * A list's columns: no document (unless the row has no summary: one written by a process of the
+ * version before, beside this one), and whether there are attachments from their primary key.
+ */
 const SUMMARY_COLUMNS = `user_id, email_id, folder_id, thread_id, is_read, received_at, summary,
+  CASE WHEN summary = '' THEN doc END AS unsummarised_doc,
   EXISTS (SELECT 1 FROM attachments a WHERE a.user_id = messages.user_id AND a.email_id = messages.email_id) AS has_attachments`;
 const NOT_JUNK_OR_TRASH = `folder_id NOT IN ('${FOLDER.junk}', '${FOLDER.trash}')`;
 
