@@ -90,16 +90,23 @@ export function toFolder(userId: string, row: FolderRow): Folder {
   };
 }
 
-export function toMessage(row: MessageRow, attachments: readonly AttachmentMeta[]): StoredMessage {
-  const doc = JSON.parse(row.doc) as MessageDoc;
+/** The columns a message and its summary share: who has it, where, and whether it was read. */
+function placeOf(row: Omit<MessageRow, 'doc'>) {
   return {
-    ...doc,
     user_id: row.user_id,
     email_id: row.email_id,
     folder_id: row.folder_id,
     thread_id: row.thread_id,
     is_read: row.is_read === 1,
     received_at: row.received_at,
+  };
+}
+
+export function toMessage(row: MessageRow, attachments: readonly AttachmentMeta[]): StoredMessage {
+  const doc = JSON.parse(row.doc) as MessageDoc;
+  return {
+    ...doc,
+    ...placeOf(row),
     attachments: attachments.map((a) => ({ ...a })),
   };
 }
@@ -111,12 +118,7 @@ export function toSummary(row: SummaryRow): MessageSummary {
       : summaryHeaders(JSON.parse(row.unsummarised_doc) as MessageDoc);
   return {
     ...headers,
-    user_id: row.user_id,
-    email_id: row.email_id,
-    folder_id: row.folder_id,
-    thread_id: row.thread_id,
-    is_read: row.is_read === 1,
-    received_at: row.received_at,
+    ...placeOf(row),
     has_attachments: row.has_attachments === 1,
   };
 }
