@@ -1,15 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import t from 'tap';
 import { WorkerChannel } from '../src/worker-channel.ts';
+import type { FixtureCommand } from './fixtures/channel-commands.ts';
 
-type Command =
-  | { readonly kind: 'echo'; readonly value: string }
-  | { readonly kind: 'throw'; readonly message: string }
-  | { readonly kind: 'numbers'; readonly count: number }
-  | { readonly kind: 'throw-uncloneable' }
-  | { readonly kind: 'answer-uncloneable' }
-  | { readonly kind: 'die' }
-  | { readonly kind: 'echo'; readonly value: () => void };
+/** The fixture's commands, and one that cannot be cloned (it never reaches the thread). */
+type Command = FixtureCommand | { readonly kind: 'echo'; readonly value: () => void };
 
 const FIXTURE = new URL('./fixtures/channel-worker.ts', import.meta.url);
 
