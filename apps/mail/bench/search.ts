@@ -34,12 +34,12 @@ import {
   type Figures,
 } from '@tessera/testkit';
 import { openEmbeddedMail } from '../src/adapters/embedded/open-embedded.ts';
-import { readMailConfig } from '../src/config.ts';
-import { TOPIC, type ChangeEvent } from '../src/core/events.ts';
-import { parseSearchQuery } from '../src/core/search-query.ts';
-import { startMail } from '../src/mail.ts';
-import type { MailPorts, StoredMessage } from '../src/ports.ts';
-import { CORPUS_END, Corpus, DAY_MS, userId } from './corpus.ts';
+import { Corpus } from './corpus.ts';
+import { indexLag, LAG_TICK_MS, POLL_MS } from './search/index-lag.ts';
+import { summary } from './search/latency.ts';
+import { populate } from './search/populate.ts';
+import { portQueries, QUERY_KINDS, restQueries } from './search/queries.ts';
+import { checkWrk, wrkScript } from './search/wrk-targets.ts';
 
 const setting = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -54,233 +54,7 @@ const QUERIES = setting('BENCH_QUERIES', 3000);
 const WRK_SECONDS = setting('BENCH_WRK_SECONDS', 10);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 16);
 const BATCH = 5000;
-const LAG_TICK_MS = 50;
-const POLL_MS = 25;
 const SECRET = 'mail-search-bench-secret-long-enough-for-hs256-0123456789';
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-}
-const ms = (value: number): number => Math.round(value * 100) / 100;
-const summary = (values: readonly number[]) => ({
-  count: values.length,
-  p50_ms: ms(quantile(values, 0.5)),
-  p95_ms: ms(quantile(values, 0.95)),
-  p99_ms: ms(quantile(values, 0.99)),
-  max_ms: ms(quantile(values, 1)),
-});
-
-function progress(label: string, done: number, total: number, started: number): void {
-  const rate = Math.round(done / ((performance.now() - started) / 1000));
-  console.error(
-    `  ${label}: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} (${rate.toLocaleString('en-US')}/s)`,
-  );
-}
-
-/** One stored message per user kept to read back (REST get) and its inbox to list. */
-interface Sample {
-  readonly user: string;
-  readonly emailId: string;
-}
-
-async function populate(ports: MailPorts, corpus: Corpus): Promise<{ ms: number; samples: Sample[] }> {
-  const started = performance.now();
-  for (let u = 0; u < USERS; u++) await ports.metadata.ensureUser(userId(u));
-  const samples: Sample[] = [];
-  const step = Math.max(BATCH, Math.round(MESSAGES / 20 / BATCH) * BATCH);
-  for (let done = 0; done < MESSAGES;) {
-    const batch: StoredMessage[] = [];
-    for (let i = 0; i < BATCH && done + i < MESSAGES; i++) {
-      // Every user gets messages; past the first round, users at random.
-      const user = done + i < USERS ? userId(done + i) : corpus.user();
-      batch.push(corpus.message(user, corpus.receivedAt()));
-    }
-    // One event-loop turn each: the group commits put each batch in one transaction.
-    await Promise.all(batch.map((m) => ports.metadata.insertMessage(m)));
-    await Promise.all(
-      batch.map((m) => ports.search.upsert({ ...m, has_attachment: m.attachments.length > 0 })),
-    );
-    for (const m of batch)
-      if (samples.length < 5000 && corpus.pick(Math.ceil(MESSAGES / 5000)) === 0)
-        samples.push({ user: m.user_id, emailId: m.email_id });
-    done += batch.length;
-    if (done % step === 0 || done === MESSAGES) progress('populate', done, MESSAGES, started);
-  }
-  if (samples.length === 0) throw new Error('no sample messages');
-  return { ms: performance.now() - started, samples };
-}
-
-/** Messages filed and their change events enqueued as the worker does; each searched for by its token. */
-async function indexLag(
-  ports: MailPorts,
-  corpus: Corpus,
-): Promise<{ lags: number[]; delivered: number; found: number }> {
-  const unreachable = (): Promise<never> => Promise.reject(new Error('no DNS in the benchmark'));
-  // A failed index write is retried by the indexer; the benchmark still fails for it.
-  const errors: unknown[] = [];
-  const mail = await startMail({
-    config: readMailConfig({ SMTP_PORT: '0' }),
-    ports,
-    smtpIn: false,
-    parseThread: false,
-    pollMs: 50,
-    resolver: { resolveMx: unreachable, resolve4: unreachable, resolve6: unreachable },
-    verifySender: () => Promise.resolve({ spf: 'none', dkim: 'none', dmarc: 'none' }),
-    onError: (error) => errors.push(error),
-  });
-  const pending = new Map<string, { user: string; committed: number }>();
-  const lags: number[] = [];
-  const total = Math.round(LAG_RATE * LAG_SECONDS);
-  const perTick = (LAG_RATE * LAG_TICK_MS) / 1000;
-  let delivered = 0;
-  let polling = true;
-  const poller = (async () => {
-    while (polling || pending.size > 0) {
-      for (const [token, { user, committed }] of [...pending]) {
-        const hits = await ports.search.search(
-          user,
-          { text: [token], from: [], to: [], subject: [] },
-          { limit: 1 },
-        );
-        if (hits.length > 0) {
-          lags.push(performance.now() - committed);
-          pending.delete(token);
-        }
-      }
-      await sleep(POLL_MS);
-    }
-  })();
-  const started = performance.now();
-  let owed = 0;
-  for (let tick = 0; delivered < total; tick++) {
-    owed += perTick;
-    const copies = [];
-    for (; owed >= 1 && delivered < total; owed--, delivered++) {
-      const token = `lagtoken${String(delivered).padStart(7, '0')}`;
-      const message = corpus.message(corpus.user(), Date.now(), token);
-      copies.push({ token, message });
-    }
-    if (copies.length > 0) {
-      await ports.metadata.fileCopies(
-        copies.map(({ message }) => ({
-          message,
-          headers: { messageId: message.message_id, references: [] },
-        })),
-      );
-      const committed = performance.now();
-      for (const { token, message } of copies) pending.set(token, { user: message.user_id, committed });
-      await Promise.all(
-        copies.map(({ message: { user_id, email_id } }) => {
-          const change: ChangeEvent = { v: 1, type: 'message.changed', user_id, email_id };
-          return ports.queue.enqueue(TOPIC.changes, `${user_id}/${email_id}/stored`, change);
-        }),
-      );
-    }
-    const next = started + (tick + 1) * LAG_TICK_MS;
-    await sleep(Math.max(0, next - performance.now()));
-  }
-  // Whatever is not found 30 s after the last delivery counts as lost.
-  const deadline = performance.now() + 30_000;
-  while (pending.size > 0 && performance.now() < deadline) await sleep(POLL_MS);
-  const found = lags.length;
-  pending.clear();
-  polling = false;
-  await poller;
-  await mail.close();
-  if (errors.length > 0) throw new Error(`index lag: ${errors.length} errors`, { cause: errors[0] });
-  return { lags, delivered, found };
-}
-
-interface QueryKind {
-  readonly kind: string;
-  make(corpus: Corpus): string;
-}
-
-const date = (at: number): string => new Date(at).toISOString().slice(0, 10);
-const QUERY_KINDS: readonly QueryKind[] = [
-  { kind: 'word', make: (c) => c.word() },
-  { kind: 'two words', make: (c) => `${c.word()} ${c.word()}` },
-  { kind: 'from:', make: (c) => `from:${c.sender().email}` },
-  { kind: 'subject:', make: (c) => `subject:${c.word()}` },
-  { kind: 'is:unread', make: () => 'is:unread' },
-  { kind: 'has:attachment', make: () => 'has:attachment' },
-  {
-    kind: 'before:/after:',
-    make: (c) => {
-      const from = CORPUS_END - (1 + c.pick(330)) * DAY_MS;
-      return `after:${date(from)} before:${date(from + 30 * DAY_MS)}`;
-    },
-  },
-  { kind: 'word is:unread', make: (c) => `${c.word()} is:unread` },
-];
-
-async function portQueries(
-  ports: MailPorts,
-  corpus: Corpus,
-): Promise<Record<string, ReturnType<typeof summary>>> {
-  const times = new Map<string, number[]>();
-  for (let i = 0; i < QUERIES; i++) {
-    const kind = QUERY_KINDS[i % QUERY_KINDS.length] ?? QUERY_KINDS[0];
-    if (kind === undefined) break;
-    const query = parseSearchQuery(kind.make(corpus));
-    const started = performance.now();
-    await ports.search.search(corpus.user(), query, { limit: 51 });
-    const list = times.get(kind.kind) ?? [];
-    list.push(performance.now() - started);
-    times.set(kind.kind, list);
-  }
-  const all = [...times.values()].flat();
-  return { all: summary(all), ...Object.fromEntries([...times].map(([k, v]) => [k, summary(v)])) };
-}
-
-async function restQueries(
-  server: BenchServer,
-  corpus: Corpus,
-  tokens: readonly string[],
-): Promise<Record<string, ReturnType<typeof summary>>> {
-  const times = new Map<string, number[]>();
-  for (let i = 0; i < QUERIES; i++) {
-    const kind = QUERY_KINDS[i % QUERY_KINDS.length];
-    if (kind === undefined) break;
-    const q = kind.make(corpus);
-    const token = tokens[corpus.pick(tokens.length)] ?? '';
-    const started = performance.now();
-    const response = await fetch(`${server.url}/v1/search?q=${encodeURIComponent(q)}&limit=50`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`GET /v1/search?q=${q}: ${response.status}`);
-    const list = times.get(kind.kind) ?? [];
-    list.push(performance.now() - started);
-    times.set(kind.kind, list);
-  }
-  const all = [...times.values()].flat();
-  return { all: summary(all), ...Object.fromEntries([...times].map(([k, v]) => [k, summary(v)])) };
-}
-
-const luaString = (s: string): string => JSON.stringify(s);
-
-/** wrk requests picked at random from `targets` (path and token each). */
-function wrkScript(targets: readonly { path: string; token: string }[]): { setup: string; request: string } {
-  const rows = targets.map((t) => `{${luaString(t.path)},${luaString(`Bearer ${t.token}`)}}`).join(',\n');
-  return {
-    setup: `targets = {\n${rows}\n}\nmath.randomseed(42)\n`,
-    request: `request = function()
-  local t = targets[math.random(#targets)]
-  return wrk.format("GET", t[1], { ["authorization"] = t[2] })
-end`,
-  };
-}
-
-function checkWrk(title: string, figures: Figures): Figures {
-  if (figures.errors > 0) throw new Error(`${title}: ${figures.errors} errors`);
-  if (figures.requests === 0) throw new Error(`${title}: no requests`);
-  return figures;
-}
 
 function saveResults(results: unknown): void {
   const dir =
@@ -301,14 +75,14 @@ async function main(): Promise<void> {
     console.error(
       `populating ${MESSAGES.toLocaleString('en-US')} messages over ${USERS} users in ${dataDir}`,
     );
-    const population = await populate(ports, corpus);
+    const population = await populate(ports, corpus, { messages: MESSAGES, users: USERS, batch: BATCH });
     console.error(`index lag: ${LAG_RATE}/s for ${LAG_SECONDS} s`);
     const loadLag = loadAverage();
-    const lag = await indexLag(ports, corpus);
+    const lag = await indexLag(ports, corpus, { rate: LAG_RATE, seconds: LAG_SECONDS });
     if (lag.found !== lag.delivered)
       throw new Error(`index lag: ${lag.delivered - lag.found} of ${lag.delivered} never found`);
     console.error(`queries through the SearchIndex port: ${QUERIES}`);
-    const port = await portQueries(ports, corpus);
+    const port = await portQueries(ports, corpus, QUERIES);
     await ports.close();
 
     const users = [...new Set(population.samples.map((s) => s.user))];
@@ -325,7 +99,7 @@ async function main(): Promise<void> {
     );
     servers.push(server);
     console.error(`queries through REST GET /v1/search: ${QUERIES}`);
-    const rest = await restQueries(server, corpus, [...tokenOf.values()]);
+    const rest = await restQueries(server, corpus, [...tokenOf.values()], QUERIES);
 
     const wrkDir = join(dataDir, 'wrk');
     mkdirSync(wrkDir, { recursive: true });
