@@ -144,11 +144,18 @@ const level = {
   properties: { price: { type: 'integer' }, quantity: { type: 'integer' } },
 } as const;
 
+/** How many levels a book read gives when it does not say, and at most. */
+export const DEFAULT_BOOK_DEPTH = 10;
+export const MAX_BOOK_DEPTH = 1_000;
+
 export const bookQuerySchema = {
   type: 'object',
   required: ['symbol'],
   additionalProperties: false,
-  properties: { symbol, depth: { type: 'integer', minimum: 1, maximum: 1_000, default: 10 } },
+  properties: {
+    symbol,
+    depth: { type: 'integer', minimum: 1, maximum: MAX_BOOK_DEPTH, default: DEFAULT_BOOK_DEPTH },
+  },
 } as const;
 
 export const l1QuerySchema = {

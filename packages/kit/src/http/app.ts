@@ -12,7 +12,7 @@ import { installAuthHook } from './auth-hook.ts';
 import { createClientErrorHandler, frameworkErrorHandler } from './client-errors.ts';
 import './fastify-types.ts';
 import { installHealth } from './health.ts';
-import { FastRoutes, type FastAnswer, type FastWrite } from './fast-routes.ts';
+import { FastRoutes, type FastAnswer, type FastWrite, type PublicFastAnswer } from './fast-routes.ts';
 import { replayDeclinedBodies } from './fast-write-bodies.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
@@ -101,6 +101,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   const observe = installMetrics(app);
   fast?.countWith(observe);
   app.decorate('addFastAnswer', (answer: FastAnswer) => fast?.add(answer));
+  app.decorate('addPublicFastAnswer', (answer: PublicFastAnswer) => fast?.addPublic(answer));
   app.decorate('addFastWrite', (write: FastWrite) => fast?.addWrite(write));
   if (fast !== undefined) replayDeclinedBodies(app, fast);
   installHealth(app);

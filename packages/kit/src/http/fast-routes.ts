@@ -33,6 +33,17 @@ export interface FastAnswer {
   answer(url: string, principal: Principal): string | undefined;
 }
 
+/**
+ * A fast answer for a public route (no `auth` in its config: the full route reads no token, so
+ * none is needed here, and any sent is ignored as the full route ignores it).
+ */
+export interface PublicFastAnswer {
+  /** The route pattern, for the request-duration metric. */
+  readonly route: string;
+  /** The JSON body of a 200 for this request target, or undefined to let the full route answer. */
+  answer(url: string): string | undefined;
+}
+
 /** What a fast write answers: a 200 and its JSON body (and headers such as Idempotent-Replayed). */
 export interface FastReply {
   readonly body: string;
@@ -72,6 +83,7 @@ const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8
 /** Registered answers, tried in order on every GET, and writes by request target. */
 export class FastRoutes {
   readonly #answers: FastAnswer[] = [];
+  readonly #publicAnswers: PublicFastAnswer[] = [];
   readonly #writes = new Map<string, FastWrite>();
   readonly #authenticator: Authenticator;
   readonly #logger: Logger;
@@ -92,6 +104,10 @@ export class FastRoutes {
 
   add(answer: FastAnswer): void {
     this.#answers.push(answer);
+  }
+
+  addPublic(answer: PublicFastAnswer): void {
+    this.#publicAnswers.push(answer);
   }
 
   addWrite(write: FastWrite): void {
@@ -122,32 +138,41 @@ export class FastRoutes {
   }
 
   #get(req: IncomingMessage, res: ServerResponse): boolean {
-    if (this.#answers.length === 0) return false;
+    if (this.#answers.length === 0 && this.#publicAnswers.length === 0) return false;
     const started = performance.now();
     const { headers } = req;
     // A body (or a promise of one) is the full route's to refuse or ignore.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const url = req.url ?? '';
+    for (const fast of this.#publicAnswers) {
+      if (this.#sent(res, fast.route, started, () => fast.answer(url))) return true;
+    }
+    if (this.#answers.length === 0) return false;
     const principal = this.#principal(req);
     if (principal === undefined) return false;
-    const url = req.url ?? '';
     for (const fast of this.#answers) {
       if (!principal.scopes.has(fast.scope)) continue;
-      let body: string | undefined;
-      try {
-        body = fast.answer(url, principal);
-      } catch {
-        body = undefined; // the full route will meet the same failure and answer it properly
-      }
-      if (body === undefined) continue;
-      res.writeHead(200, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-      });
-      res.end(body);
-      this.#observe('GET', fast.route, 200, (performance.now() - started) / 1000);
-      return true;
+      if (this.#sent(res, fast.route, started, () => fast.answer(url, principal))) return true;
     }
     return false;
+  }
+
+  /** Sends the 200 that `answer` gives and returns true; false when it declines or throws. */
+  #sent(res: ServerResponse, route: string, started: number, answer: () => string | undefined): boolean {
+    let body: string | undefined;
+    try {
+      body = answer();
+    } catch {
+      body = undefined; // the full route will meet the same failure and answer it properly
+    }
+    if (body === undefined) return false;
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(body);
+    this.#observe('GET', route, 200, (performance.now() - started) / 1000);
+    return true;
   }
 
   #post(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {

@@ -6,7 +6,7 @@
 /// <reference types="@fastify/websocket" preserve="true" />
 import type { Registry } from 'prom-client';
 import type { Authenticator, Principal } from '../auth.ts';
-import type { FastAnswer, FastWrite } from './fast-routes.ts';
+import type { FastAnswer, FastWrite, PublicFastAnswer } from './fast-routes.ts';
 import type { TraceScope } from '../trace-scope.ts';
 
 /**
@@ -44,6 +44,8 @@ declare module 'fastify' {
      * (see http/fast-routes.ts); ignored where the app has rate limits, tracing or a debug log.
      */
     addFastAnswer(answer: FastAnswer): void;
+    /** The same for a public GET route (one without `config.auth`, not even optional). */
+    addPublicFastAnswer(answer: PublicFastAnswer): void;
     /** The same for a POST route's plain case (see http/fast-routes.ts). */
     addFastWrite(write: FastWrite): void;
   }

@@ -118,3 +118,33 @@ t.test('no fast answers with rate limits, tracing or a debug request log', async
     t.same(calls, [], name);
   }
 });
+
+t.test('a public fast answer needs no token, ignores one, and declines to the full route', async (t) => {
+  const app = await testApp({ rateLimitEnabled: false });
+  const calls: string[] = [];
+  let offer: () => string | undefined = () => '{"from":"fast"}';
+  app.addPublicFastAnswer({
+    route: '/book',
+    answer(url) {
+      calls.push(url);
+      return url === '/book' ? offer() : undefined;
+    },
+  });
+  app.get('/book', async () => ({ from: 'full' }));
+  const port = await listen(t, app);
+  const get = (headers: Record<string, string> = {}, path = '/book') =>
+    fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((res) => res.text());
+  t.equal(await get(), '{"from":"fast"}', 'no token');
+  t.equal(await get({ authorization: 'Bearer not-a-token' }), '{"from":"fast"}', 'a token, ignored');
+  t.equal(await get({}, '/book?depth=1'), '{"from":"full"}', 'a target it does not take');
+  offer = () => undefined;
+  t.equal(await get(), '{"from":"full"}', 'the answer declined');
+  offer = () => {
+    throw new Error('book gone');
+  };
+  t.equal(await get(), '{"from":"full"}', 'the answer threw');
+  t.same(calls, ['/book', '/book', '/book?depth=1', '/book', '/book']);
+  // Two answered at the edge, three by the full route: one series for the route.
+  const text = await app.metrics.metrics();
+  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/book",status_code="200"\} 5/);
+});
