@@ -1,7 +1,43 @@
+import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { mintToken } from '@tessera/kit';
 import { plainBookRead, plainOrderId } from '../../src/http/fast-reads.ts';
 import { fastEdgeApp } from './exchange-app.ts';
+
+/** What a client sees of an answer (the date header aside). */
+interface Answer {
+  status: number;
+  type: string | null;
+  length: string | null;
+  body: string;
+}
+
+async function overSocket(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+  const body = await res.text();
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    length: res.headers.get('content-length'),
+    body,
+  };
+}
+
+/** The full route for the very same request: inject enters fastify and never passes the edge. */
+async function byFullRoute(
+  app: FastifyInstance,
+  path: string,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  const res = await app.inject({ method: 'GET', url: path, headers });
+  const length = res.headers['content-length'];
+  return {
+    status: res.statusCode,
+    type: String(res.headers['content-type']),
+    length: length === undefined ? null : String(length),
+    body: res.body,
+  };
+}
 
 t.test('a plain order id is taken as it is; anything else in the target is declined', async (t) => {
   t.equal(plainOrderId('/v1/order/1'), 1);
@@ -81,34 +117,16 @@ t.test('an order read is answered before fastify, byte for byte as the full rout
     return ownOrder(account, id);
   };
   const alice = `Bearer ${await token('alice', 'trade')}`;
-  type Answer = { status: number; type: string | null; length: string | null; body: string };
-  const get = async (path: string, authorization = alice): Promise<Answer> => {
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization } });
-    const body = await res.text();
-    return {
-      status: res.status,
-      type: res.headers.get('content-type'),
-      length: res.headers.get('content-length'),
-      body,
-    };
-  };
+  const get = (path: string, authorization = alice): Promise<Answer> =>
+    overSocket(port, path, { authorization });
   /** The names of the headers a socket answer carries, but the date (which changes each second). */
   const headerNames = async (path: string): Promise<string[]> => {
     const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: alice } });
     await res.text();
     return [...res.headers.keys()].filter((name) => name !== 'date').sort();
   };
-  // The full route for the very same request: inject enters fastify and never passes the edge.
-  const routed = async (path: string, authorization = alice): Promise<Answer> => {
-    const res = await app.inject({ method: 'GET', url: path, headers: { authorization } });
-    const length = res.headers['content-length'];
-    return {
-      status: res.statusCode,
-      type: String(res.headers['content-type']),
-      length: length === undefined ? null : String(length),
-      body: res.body,
-    };
-  };
+  const routed = (path: string, authorization = alice): Promise<Answer> =>
+    byFullRoute(app, path, { authorization });
 
   await get(`/v1/order/${resting.id}`); // the token's first use verifies it (the full route)
   t.same(reachedFastify, [`GET /v1/order/${resting.id}`], 'an unknown token takes the full route');
@@ -249,26 +267,9 @@ t.test('the public book reads are answered before fastify, byte for byte as the 
     orderType: 'limit',
     quantity: 4,
   });
-  type Answer = { status: number; type: string | null; length: string | null; body: string };
-  const get = async (path: string, headers: Record<string, string> = {}): Promise<Answer> => {
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
-    return {
-      status: res.status,
-      type: res.headers.get('content-type'),
-      length: res.headers.get('content-length'),
-      body: await res.text(),
-    };
-  };
-  const routed = async (path: string): Promise<Answer> => {
-    const res = await app.inject({ method: 'GET', url: path });
-    const length = res.headers['content-length'];
-    return {
-      status: res.statusCode,
-      type: String(res.headers['content-type']),
-      length: length === undefined ? null : String(length),
-      body: res.body,
-    };
-  };
+  const get = (path: string, headers: Record<string, string> = {}): Promise<Answer> =>
+    overSocket(port, path, headers);
+  const routed = (path: string): Promise<Answer> => byFullRoute(app, path, {});
   for (const path of [
     '/marketdata/orderBook/L2?symbol=AAPL',
     '/marketdata/orderBook/L2?symbol=AAPL&depth=2',
