@@ -85,8 +85,12 @@ function bookAfter(journal: Journal, events: number): { orders: number; levels: 
   const engine = new MatchingEngine(BENCH_SPEC);
   runEngine(engine, journal, events);
   let levels = 0;
-  engine.book.forEachLevel(0, () => levels++);
-  engine.book.forEachLevel(1, () => levels++);
+  engine.book.forEachLevel(0, () => {
+    levels++;
+  });
+  engine.book.forEachLevel(1, () => {
+    levels++;
+  });
   return { orders: engine.book.size, levels };
 }
 

@@ -111,13 +111,30 @@ export class LadderOrderBook implements OrderBook {
     return true;
   }
 
-  forEachLevel(side: SideCode, visit: (price: number, volume: number, orders: number) => void): void {
+  forEachLevel(
+    side: SideCode,
+    visit: (price: number, volume: number, orders: number) => boolean | void,
+  ): void {
     const step = side === SIDE_BUY ? -1 : 1;
     let tick = side === SIDE_BUY ? this.#bestBuy : this.#bestSell;
     while (tick !== NONE) {
       const level = side * this.#ticks + tick;
-      visit(this.#priceOf(tick), this.#volume[level]!, this.#count[level]!);
+      if (visit(this.#priceOf(tick), this.#volume[level]!, this.#count[level]!) === false) return;
       tick = this.#nextLevel(side, tick + step, step);
+    }
+  }
+
+  forEachOrderAt(
+    side: SideCode,
+    price: number,
+    visit: (orderId: number, remaining: number, filled: number) => void,
+  ): void {
+    for (
+      let slot = this.#head[side * this.#ticks + this.#tickOf(price)]!;
+      slot !== NONE;
+      slot = this.#next[slot]!
+    ) {
+      visit(this.#id[slot]!, this.#remaining[slot]!, this.#filled[slot]!);
     }
   }
 
@@ -125,15 +142,11 @@ export class LadderOrderBook implements OrderBook {
     visit: (orderId: number, side: SideCode, price: number, remaining: number, filled: number) => void,
   ): void {
     for (const side of [SIDE_BUY, SIDE_SELL] as const) {
-      this.forEachLevel(side, (price) => {
-        for (
-          let slot = this.#head[side * this.#ticks + this.#tickOf(price)]!;
-          slot !== NONE;
-          slot = this.#next[slot]!
-        ) {
-          visit(this.#id[slot]!, side, price, this.#remaining[slot]!, this.#filled[slot]!);
-        }
-      });
+      this.forEachLevel(side, (price) =>
+        this.forEachOrderAt(side, price, (id, remaining, filled) =>
+          visit(id, side, price, remaining, filled),
+        ),
+      );
     }
   }
 

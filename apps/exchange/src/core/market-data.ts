@@ -53,9 +53,11 @@ export function level1(book: OrderBook): L1 {
 
 function levels(book: OrderBook, side: SideCode, depth: number): Level[] {
   const list: Level[] = [];
-  book.forEachLevel(side, (price, volume) => {
-    if (list.length < depth) list.push({ price, quantity: volume });
-  });
+  if (depth > 0)
+    book.forEachLevel(side, (price, volume) => {
+      list.push({ price, quantity: volume });
+      return list.length < depth;
+    });
   return list;
 }
 
@@ -64,21 +66,22 @@ export function level2(book: OrderBook, depth: number): L2 {
   return { bids: levels(book, SIDE_BUY, depth), asks: levels(book, SIDE_SELL, depth) };
 }
 
+/** The orders queued at the best `depth` levels of one side, each level in time priority. */
+function ordersByLevel(book: OrderBook, side: SideCode, depth: number): L3Level[] {
+  const list: L3Level[] = [];
+  if (depth > 0)
+    book.forEachLevel(side, (price, quantity) => {
+      const orders: { id: number; quantity: number }[] = [];
+      book.forEachOrderAt(side, price, (id, remaining) => orders.push({ id, quantity: remaining }));
+      list.push({ price, quantity, orders });
+      return list.length < depth;
+    });
+  return list;
+}
+
 /** Every order queued at the best `depth` levels of each side, in time priority. */
 export function level3(book: OrderBook, depth: number): L3 {
-  const sides: [L3Level[], L3Level[]] = [[], []];
-  book.forEachOrder((id, side, price, remaining) => {
-    const list = sides[side];
-    let last = list[list.length - 1];
-    if (last?.price !== price) {
-      if (list.length === depth) return;
-      last = { price, quantity: 0, orders: [] };
-      list.push(last);
-    }
-    (last as { quantity: number }).quantity += remaining;
-    last.orders.push({ id, quantity: remaining });
-  });
-  return { bids: sides[0], asks: sides[1] };
+  return { bids: ordersByLevel(book, SIDE_BUY, depth), asks: ordersByLevel(book, SIDE_SELL, depth) };
 }
 
 /**

@@ -26,8 +26,17 @@ export interface OrderBook {
   bestAsk(): number;
   /** Total resting quantity at a price (0 when none). */
   volumeAt(side: SideCode, price: number): number;
-  /** Levels of one side, best first. */
-  forEachLevel(side: SideCode, visit: (price: number, volume: number, orders: number) => void): void;
+  /** Levels of one side, best first, until `visit` returns false (a reader wanting the best few stops early). */
+  forEachLevel(
+    side: SideCode,
+    visit: (price: number, volume: number, orders: number) => boolean | void,
+  ): void;
+  /** The orders resting at one price of one side, in arrival order. */
+  forEachOrderAt(
+    side: SideCode,
+    price: number,
+    visit: (orderId: number, remaining: number, filled: number) => void,
+  ): void;
   /** Every resting order: bids best to worst then asks best to worst, each level in arrival order. */
   forEachOrder(
     visit: (orderId: number, side: SideCode, price: number, remaining: number, filled: number) => void,

@@ -26,7 +26,9 @@ const SIDES = ['buy', 'sell'] as const;
 function engineBook(book: OrderBook): string {
   const levels = SIDES.map((_, side) => {
     const list: Array<[number, number, number]> = [];
-    book.forEachLevel(side as 0 | 1, (price, volume, orders) => list.push([price, volume, orders]));
+    book.forEachLevel(side as 0 | 1, (price, volume, orders) => {
+      list.push([price, volume, orders]);
+    });
     return list;
   });
   const orders: Array<[number, string, number, number, number]> = [];

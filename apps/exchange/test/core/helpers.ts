@@ -50,7 +50,9 @@ export class Driver {
 
   levels(side: 0 | 1): Array<[number, number, number]> {
     const levels: Array<[number, number, number]> = [];
-    this.engine.book.forEachLevel(side, (price, volume, orders) => levels.push([price, volume, orders]));
+    this.engine.book.forEachLevel(side, (price, volume, orders) => {
+      levels.push([price, volume, orders]);
+    });
     return levels;
   }
 }

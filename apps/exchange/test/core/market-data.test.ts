@@ -49,6 +49,29 @@ t.test('L1, L2 and L3 views', async (t) => {
   t.same(level2(new MatchingEngine(spec).book, 5), { bids: [], asks: [] });
 });
 
+t.test('a book read walks only the levels it returns', async (t) => {
+  const b = book();
+  let visited = 0;
+  const counting: typeof b = Object.create(b, {
+    forEachLevel: {
+      value: (side: 0 | 1, visit: (price: number, volume: number, orders: number) => boolean | void) =>
+        b.forEachLevel(side, (price, volume, orders) => {
+          visited++;
+          return visit(price, volume, orders);
+        }),
+    },
+    forEachOrderAt: { value: b.forEachOrderAt.bind(b) },
+  }) as typeof b;
+  t.same(level2(counting, 1), level2(b, 1));
+  t.equal(visited, 2, 'L2 at depth 1: one level a side, of the 3 bids and 2 asks');
+  visited = 0;
+  t.same(level3(counting, 2), level3(b, 2));
+  t.equal(visited, 4, 'L3 at depth 2: two levels a side');
+  visited = 0;
+  t.same(level2(counting, 1_000), level2(b, 1_000));
+  t.equal(visited, 5, 'a depth past the book: every level once');
+});
+
 t.test('candles: aligned to the resolution, empty intervals left out, end exclusive', async (t) => {
   const tape = new TradeTape();
   tape.record(60_000, 10, 1);

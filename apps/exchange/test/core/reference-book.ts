@@ -100,9 +100,21 @@ export class ReferenceOrderBook implements OrderBook {
     return true;
   }
 
-  forEachLevel(side: SideCode, visit: (price: number, volume: number, orders: number) => void): void {
+  forEachLevel(
+    side: SideCode,
+    visit: (price: number, volume: number, orders: number) => boolean | void,
+  ): void {
     const prices = [...new Set(this.#side(side).map((o) => o.price))];
-    for (const price of prices) visit(price, this.volumeAt(side, price), this.#count(side, price));
+    for (const price of prices)
+      if (visit(price, this.volumeAt(side, price), this.#count(side, price)) === false) return;
+  }
+
+  forEachOrderAt(
+    side: SideCode,
+    price: number,
+    visit: (orderId: number, remaining: number, filled: number) => void,
+  ): void {
+    for (const o of this.#side(side)) if (o.price === price) visit(o.id, o.remaining, o.filled);
   }
 
   forEachOrder(
