@@ -107,15 +107,20 @@ export class LeaderboardService {
   }
 
   /**
-   * A player's standing in the current period when the store can answer at once, else
-   * undefined (as for a player without a score: `standing` then answers, with its 404). Only
-   * with stores that every write goes through (the top-list cache's condition): there no other
-   * process can have archived the current period, so its reader is the live ranking.
+   * A player's standing in the current period, at once when the store can answer so, else a
+   * promise of it; undefined for a player without a score (the full `standing` then answers, with
+   * its 404). At once only with stores that every write goes through (the top-list cache's
+   * condition): there no other process can have archived the current period, so its reader is the
+   * live ranking. Otherwise the period's reader is looked up as `standing` looks it up.
    */
-  currentStandingNow(userId: string): Standing | undefined {
+  currentStanding(userId: string): Standing | undefined | Promise<Standing | undefined> {
+    const month = this.currentPeriod();
     const { standingNow } = this.#ports.rankings;
-    if (this.#topLists === undefined || standingNow === undefined) return undefined;
-    return standingNow(this.currentPeriod(), userId);
+    if (this.#topLists !== undefined && standingNow !== undefined) return standingNow(month, userId);
+    const reader = this.#readerFor(month);
+    return reader instanceof Promise
+      ? reader.then((found) => found.standing(month, userId))
+      : reader.standing(month, userId);
   }
 
   async top(

@@ -153,3 +153,29 @@ t.test('a win that lands while a top list is being read is not hidden by caching
     'the next read sees the win',
   );
 });
+
+t.test(
+  "a player's current standing: at once with the cache's stores, asked of the store without",
+  async (t) => {
+    const ports = {
+      winLog: new ListWinLog(),
+      rankings: new MemoryRankingStore('shared'),
+      archive: noArchive,
+      profiles: new MapProfiles(),
+    };
+    const clock = { now: () => Date.UTC(2026, 10, 15), periodOf: (): Period => PERIOD };
+    const cached = new LeaderboardService({ ports, ...clock, cacheTopList: true });
+    // Stores other processes also write: the period's reader is looked up, as `standing` does.
+    const shared = new LeaderboardService({ ports, ...clock, cacheTopList: false });
+    await cached.recordWin({ userId: 'a', points: 2 });
+    await cached.recordWin({ userId: 'b', points: 5 });
+    const want = { userId: 'a', score: 2, rank: 2 };
+    t.same(cached.currentStanding('a'), want, 'at once');
+    const later = shared.currentStanding('a');
+    t.ok(later instanceof Promise, 'a promise');
+    t.same(await later, want);
+    t.same((await shared.standing('a', undefined, undefined)).standing, want, 'what the full read says');
+    t.equal(cached.currentStanding('nobody'), undefined, 'a player without a score, at once');
+    t.equal(await shared.currentStanding('nobody'), undefined, 'and later');
+  },
+);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { TOP_LIST_SIZE } from '../core/standing.ts';
+import { TOP_LIST_SIZE, type Standing } from '../core/standing.ts';
 import type { Entry, LeaderboardService } from '../service.ts';
 import { MAX_PLAIN_SCORE_BYTES, plainScore } from './plain-score.ts';
 import { entry, userInfo } from './replies.ts';
@@ -13,7 +13,8 @@ const userIdPattern = new RegExp(userIdSchema.pattern);
 /**
  * The requests every client makes all the time, answered before fastify when they can be (see
  * the kit's fast-routes.ts): the current top list while the cache holds it, one player's current
- * standing, and a plain score update. The answers are those the full routes give (a test compares
+ * standing (at once from the embedded ranking; from a shared store, such as Redis, once it
+ * answers), and a plain score update. The answers are those the full routes give (a test compares
  * them byte for byte); anything else — a query, a miss, a 404, a body that is not plainly valid —
  * takes the full route.
  */
@@ -46,8 +47,8 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
       if (!url.startsWith(STANDING_PREFIX)) return undefined;
       const userId = url.slice(STANDING_PREFIX.length);
       if (!userIdPattern.test(userId)) return undefined;
-      const standing = service.currentStandingNow(userId);
-      return standing === undefined ? undefined : JSON.stringify({ user_info: userInfo(standing) });
+      const standing = service.currentStanding(userId);
+      return standing instanceof Promise ? standing.then(standingBody) : standingBody(standing);
     },
   });
   app.addFastWrite({
@@ -63,6 +64,10 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
       }));
     },
   });
+}
+
+function standingBody(standing: Standing | undefined): string | undefined {
+  return standing === undefined ? undefined : JSON.stringify({ user_info: userInfo(standing) });
 }
 
 const REPLAYED = { 'idempotent-replayed': 'true' } as const;

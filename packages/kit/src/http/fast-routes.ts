@@ -29,8 +29,13 @@ export interface FastAnswer {
   readonly route: string;
   /** The scope the full route requires. */
   readonly scope: string;
-  /** The JSON body of a 200 for this request target, or undefined to let the full route answer. */
-  answer(url: string, principal: Principal): string | undefined;
+  /**
+   * The JSON body of a 200 for this request target, or undefined to let the full route answer.
+   * A store that must be asked gives a promise of either: the request is then this answer's (no
+   * later one is tried), and an undefined or a rejection hands it to the full route, which asks
+   * again and answers what it finds (a 404, a 503).
+   */
+  answer(url: string, principal: Principal): string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -126,7 +131,7 @@ export class FastRoutes {
    * returns true and hands the request to `fullRoute` once its body is read and declined.
    */
   serve(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {
-    if (req.method === 'GET') return this.#get(req, res);
+    if (req.method === 'GET') return this.#get(req, res, fullRoute);
     if (req.method === 'POST') return this.#post(req, res, fullRoute);
     return false;
   }
@@ -137,7 +142,7 @@ export class FastRoutes {
     return this.#authenticator.known?.(token);
   }
 
-  #get(req: IncomingMessage, res: ServerResponse): boolean {
+  #get(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {
     if (this.#answers.length === 0 && this.#publicAnswers.length === 0) return false;
     const started = performance.now();
     const { headers } = req;
@@ -145,34 +150,54 @@ export class FastRoutes {
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const url = req.url ?? '';
     for (const fast of this.#publicAnswers) {
-      if (this.#sent(res, fast.route, started, () => fast.answer(url))) return true;
+      if (this.#sent(res, fast.route, started, () => fast.answer(url)) === 'sent') return true;
     }
     if (this.#answers.length === 0) return false;
     const principal = this.#principal(req);
     if (principal === undefined) return false;
     for (const fast of this.#answers) {
       if (!principal.scopes.has(fast.scope)) continue;
-      if (this.#sent(res, fast.route, started, () => fast.answer(url, principal))) return true;
+      const outcome = this.#sent(res, fast.route, started, () => fast.answer(url, principal));
+      if (outcome === 'sent') return true;
+      if (outcome === undefined) continue;
+      outcome.then(
+        (sent) => sent || fullRoute(req, res),
+        () => fullRoute(req, res),
+      );
+      return true;
     }
     return false;
   }
 
-  /** Sends the 200 that `answer` gives and returns true; false when it declines or throws. */
-  #sent(res: ServerResponse, route: string, started: number, answer: () => string | undefined): boolean {
-    let body: string | undefined;
+  /**
+   * Sends the 200 that `answer` gives ('sent'), or undefined when it declines or throws; for an
+   * answer still to come, a promise of whether it was sent.
+   */
+  #sent(
+    res: ServerResponse,
+    route: string,
+    started: number,
+    answer: () => string | undefined | Promise<string | undefined>,
+  ): 'sent' | undefined | Promise<boolean> {
+    let body: string | undefined | Promise<string | undefined>;
     try {
       body = answer();
     } catch {
-      body = undefined; // the full route will meet the same failure and answer it properly
+      return undefined; // the full route will meet the same failure and answer it properly
     }
-    if (body === undefined) return false;
+    if (typeof body === 'object') {
+      return body.then(
+        (later) => later !== undefined && this.#sent(res, route, started, () => later) === 'sent',
+      );
+    }
+    if (body === undefined) return undefined;
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
     });
     res.end(body);
     this.#observe('GET', route, 200, (performance.now() - started) / 1000);
-    return true;
+    return 'sent';
   }
 
   #post(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {

@@ -148,3 +148,41 @@ t.test('a public fast answer needs no token, ignores one, and declines to the fu
   const text = await app.metrics.metrics();
   t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/book",status_code="200"\} 5/);
 });
+
+t.test('an answer still to come: sent when it comes, else the full route answers', async (t) => {
+  const app = await testApp({ rateLimitEnabled: false });
+  let later: () => Promise<string | undefined> = () => Promise.resolve('{"from":"later"}');
+  const asked: string[] = [];
+  app.addFastAnswer({
+    route: '/items',
+    scope: 'items:read',
+    answer: (url) => (url === '/items' ? later() : undefined),
+  });
+  // Never tried once an answer before it has taken the request with a promise.
+  app.addFastAnswer({
+    route: '/items',
+    scope: 'items:read',
+    answer(url) {
+      asked.push(url);
+      return '{"from":"second"}';
+    },
+  });
+  let fullRoutes = 0;
+  app.get('/items', { config: { auth: { scope: 'items:read' } } }, async () => {
+    fullRoutes++;
+    return { from: 'full' };
+  });
+  const port = await listen(t, app);
+  const auth = { authorization: `Bearer ${await token(['items:read'])}` };
+  const get = () => fetch(`http://127.0.0.1:${port}/items`, { headers: auth }).then((res) => res.text());
+  t.equal(await get(), '{"from":"full"}', 'the first use of a token: the full route');
+  t.equal(await get(), '{"from":"later"}');
+  later = () => Promise.resolve(undefined);
+  t.equal(await get(), '{"from":"full"}', 'declined later');
+  later = () => Promise.reject(new Error('store down'));
+  t.equal(await get(), '{"from":"full"}', 'failed later');
+  t.equal(fullRoutes, 3);
+  t.same(asked, [], 'the next answer was never asked');
+  const text = await app.metrics.metrics();
+  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/items",status_code="200"\} 4/);
+});
