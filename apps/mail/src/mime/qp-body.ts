@@ -19,13 +19,14 @@ const CR = 0x0d;
 const EQUALS = 0x3d;
 const SPACE = 0x20;
 const TAB = 0x09;
+const DIGIT_3 = 0x33;
+const LETTER_D = 0x44;
 
 /**
  * postal-mime takes the first occurrence of a content header, so this one, put first, decides
  * the encoding whatever later copies say.
  */
 const QP_HEADER = Buffer.from('Content-Transfer-Encoding: quoted-printable\r\n', 'latin1');
-const ESCAPED_EQUALS = Buffer.from('=3D', 'latin1');
 
 /** postal-mime's default limit on header bytes (2 MiB), less room for the header put first. */
 const HEADER_BYTES_LIMIT = 2 * 1024 * 1024 - 1024;
@@ -79,12 +80,24 @@ export function asQuotedPrintable(raw: Buffer): Buffer | undefined {
   if (end === undefined || end > HEADER_BYTES_LIMIT) return undefined;
   if (!plainHeaders(raw.toString('latin1', 0, end))) return undefined;
 
-  const pieces: Buffer[] = [QP_HEADER];
-  let from = 0;
-  for (let eq = raw.indexOf(EQUALS, end); eq >= 0; eq = raw.indexOf(EQUALS, eq + 1)) {
-    pieces.push(raw.subarray(from, eq), ESCAPED_EQUALS);
-    from = eq + 1;
+  let escapes = 0;
+  for (let i = end; i < raw.length; i++) if (raw[i] === EQUALS) escapes++;
+  // A buffer of its own, not a slice of Node's pool: postal-mime then reads it without a copy.
+  const out = Buffer.allocUnsafeSlow(QP_HEADER.length + raw.length + 2 * escapes);
+  QP_HEADER.copy(out, 0);
+  raw.copy(out, QP_HEADER.length, 0, end);
+  let at = QP_HEADER.length + end;
+  if (escapes === 0) {
+    raw.copy(out, at, end);
+    return out;
   }
-  pieces.push(raw.subarray(from));
-  return Buffer.concat(pieces);
+  for (let i = end; i < raw.length; i++) {
+    const byte = raw[i] ?? 0;
+    if (byte === EQUALS) {
+      out[at++] = EQUALS;
+      out[at++] = DIGIT_3;
+      out[at++] = LETTER_D;
+    } else out[at++] = byte;
+  }
+  return out;
 }
