@@ -2,6 +2,7 @@
 import PostalMime from 'postal-mime';
 import type { Address } from '../core/address.ts';
 import { normalizeMessageId, parseMessageIds } from '../core/threading.ts';
+import { asQuotedPrintable } from './qp-body.ts';
 
 export interface ParsedAttachment {
   readonly filename: string;
@@ -55,7 +56,9 @@ function bytesOf(raw: Buffer): ArrayBuffer | Buffer {
 }
 
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
-  const email = await PostalMime.parse(bytesOf(raw));
+  // A plain single-part body goes as quoted-printable: the same result, without postal-mime's
+  // Blob part per line (qp-body.ts).
+  const email = await PostalMime.parse(bytesOf(asQuotedPrintable(raw) ?? raw));
   const from = flatten(email.from === undefined ? [] : [email.from])[0] ?? {
     name: '',
     email: '',
