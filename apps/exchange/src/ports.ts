@@ -1,8 +1,19 @@
 /**
  * The exchange's ports. The sequencer stamps commands; the journal makes them durable before
- * their effects are answered, and gives them back in order for a replay.
+ * their effects are answered, and gives them back in order for a replay. Executions are not kept
+ * in memory: the journal stores them with the batch of the command that made them (one
+ * transaction, so never lost nor stored twice) and answers the reads of them.
  */
 import type { Command, Execution } from './core/messages.ts';
+
+/** A stored execution: everything the API and the reports read. */
+export type StoredExecution = Omit<Execution, 'counterOrderId'>;
+
+/** The reads of the executions store, appended but not yet durable ones included. */
+export interface ExecutionReads {
+  /** The account's executions (of one order, when given), oldest first. */
+  executionsOf(account: string, orderId?: number): StoredExecution[];
+}
 
 export interface StoredSnapshot {
   readonly seq: number;
@@ -10,7 +21,7 @@ export interface StoredSnapshot {
   readonly parts: readonly string[];
 }
 
-export interface Journal {
+export interface Journal extends ExecutionReads {
   /** The highest sequence number appended (committed or not). */
   readonly lastSeq: number;
   /**
@@ -18,7 +29,10 @@ export interface Journal {
    * durable once a later `commit()` resolves; nothing about it may be answered before.
    */
   append(seq: number, command: Command): void;
-  /** Records an outbound execution; durable with the commit of the command that caused it. */
+  /**
+   * Records an outbound execution in the store; durable with the commit of the command that
+   * caused it, readable at once (executionsOf).
+   */
   appendExecution(execution: Execution): void;
   /**
    * Resolves once everything appended so far is durable. Appends of one turn of the event loop

@@ -9,6 +9,7 @@
  *   7. once the batch is durable, the caller gets its answer and subscribers get the events.
  * Opening replays: the latest snapshot, then every journaled command after it, through the same
  * `apply`, so books, orders, wallets and risk counters come back exactly (stateDigest proves it).
+ * Executions are not in memory: the journal stores them in step 5 and answers their reads.
  * If a commit fails, memory is ahead of the journal: the service refuses everything from then on
  * (EX_JOURNAL_FAILED), and a restart replays what the journal holds.
  */
@@ -244,12 +245,11 @@ export class ExchangeService {
   }
 
   executions(account: string, query: ExecutionQuery = {}): { executions: ExecutionView[] } {
-    const all = this.#manager.account(account)?.executions ?? [];
-    const executions = all
+    const executions = this.#journal
+      .executionsOf(account, query.orderId)
       .filter(
         (e) =>
           (query.symbol === undefined || e.symbol === query.symbol) &&
-          (query.orderId === undefined || e.orderId === query.orderId) &&
           (query.startTime === undefined || e.at >= query.startTime) &&
           (query.endTime === undefined || e.at < query.endTime),
       )
@@ -261,7 +261,7 @@ export class ExchangeService {
   tradeReport(account: string, day: string): TradeReportRow[] {
     const manager = this.#manager;
     return tradeReport(
-      manager.account(account)?.executions ?? [],
+      this.#journal.executionsOf(account),
       (orderId) => manager.orders.get(orderId)!,
       day,
       (at) => manager.clock.at(at).day,

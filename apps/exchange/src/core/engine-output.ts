@@ -20,6 +20,7 @@ import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './mess
 import type { AccountState } from './order-manager.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
+import { executionLine, type RetiredDigest } from './retired-digest.ts';
 import { recordFill } from './risk.ts';
 import type { TradeTape } from './trade-tape.ts';
 import type { SessionClock } from './trading-hours.ts';
@@ -32,6 +33,7 @@ export interface OutputTarget {
   readonly engines: ReadonlyMap<string, MatchingEngine>;
   readonly tapes: ReadonlyMap<string, TradeTape>;
   readonly clock: SessionClock;
+  readonly retired: RetiredDigest;
   nextExecutionId: number;
 }
 
@@ -145,7 +147,8 @@ function fill(
     at: batch.at,
     seq: batch.seq,
   };
-  account.executions.push(execution);
+  // Out of the state: the event takes it to the journal's store; the digest keeps its trace.
+  target.retired.add(executionLine(execution));
   if (batch.record) batch.events.push({ v: 1, type: 'execution', seq: batch.seq, at: batch.at, execution });
 }
 

@@ -5,8 +5,10 @@
  * stamps the command with the next sequence number, journals it, and `apply`s it. `apply` changes
  * state and returns events; applying the journal in order rebuilds the same state exactly.
  *
- * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders, the ids of
- * all its orders and its executions. Per symbol: the matching engine and the trade tape.
+ * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders and the ids
+ * of all its orders. Per symbol: the matching engine and the trade tape. Executions leave the
+ * state as they happen (the events carry them to the journal's store) and are folded into
+ * `retired`, so the state digest still covers them.
  */
 import { ClientOrderIds } from './client-order-ids.ts';
 import { MSG_CANCEL, MSG_NEW, SIDE_BUY, SIDE_SELL } from './codes.ts';
@@ -19,7 +21,6 @@ import type {
   Command,
   Deposit,
   ExchangeEvent,
-  Execution,
   KillSwitch,
   NewOrder,
   Order,
@@ -27,6 +28,7 @@ import type {
 } from './messages.ts';
 import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
 import { checkRisk, emptyExposure, type Exposure, type RiskLimits } from './risk.ts';
+import { RetiredDigest } from './retired-digest.ts';
 import { CrossingBounds, selfCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
@@ -49,7 +51,6 @@ export interface AccountState {
   readonly open: Map<number, Order>;
   /** Every order id of the account, oldest first. */
   readonly orders: number[];
-  readonly executions: Execution[];
   killed: boolean;
   /** Today's client order ids (FIX ClOrdID) and the orders they placed. */
   readonly clientOrderIds: ClientOrderIds;
@@ -72,6 +73,8 @@ export class OrderManager {
   readonly tapes = new Map<string, TradeTape>();
   readonly orders = new Map<number, Order>();
   readonly accounts = new Map<string, AccountState>();
+  /** The executions that left the state, folded (they are in the journal's store). */
+  retired = new RetiredDigest();
   /** The sequence number of the last command applied. */
   seq = 0;
   /** The time of the last command applied: the sequencer never stamps an earlier one. */
@@ -237,7 +240,6 @@ export class OrderManager {
         exposure: new Map(),
         open: new Map(),
         orders: [],
-        executions: [],
         killed: false,
         clientOrderIds: new ClientOrderIds(),
         bounds: new CrossingBounds(),

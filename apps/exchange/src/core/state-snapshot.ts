@@ -5,9 +5,11 @@
  * byte for byte like the original.
  *
  * A snapshot is written as parts (`snapshotParts`), each a JSON string of at most `rowsPerPart`
- * orders or executions: a day's state outgrows one string (V8's limit is 512 MiB, reached near
- * 1.6 M commands), and parts are hashed, stored and parsed one at a time. `snapshotState` (one
- * value) remains for tests and for snapshots stored whole before parts existed.
+ * orders: a day's state outgrows one string (V8's limit is 512 MiB, reached near 1.6 M commands),
+ * and parts are hashed, stored and parsed one at a time. `snapshotState` (one value) remains for
+ * tests and for snapshots stored whole before parts existed. Executions are not state any more
+ * (they are in the journal's store): a snapshot carries their running hash, and the executions
+ * of an older snapshot are read and dropped.
  */
 import { createHash } from 'node:crypto';
 import { ClientOrderIds } from './client-order-ids.ts';
@@ -15,6 +17,7 @@ import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
 import { OrderManager, type AccountState, type ExchangeRules } from './order-manager.ts';
 import type { Exposure } from './risk.ts';
+import { RetiredDigest } from './retired-digest.ts';
 import { CrossingBounds } from './self-trade.ts';
 import { TradeTape } from './trade-tape.ts';
 import type { Position } from './wallet.ts';
@@ -27,7 +30,8 @@ interface AccountSnapshot {
   readonly exposure: ReadonlyArray<readonly [string, Exposure]>;
   readonly open: readonly number[];
   readonly orders: readonly number[];
-  readonly executions: readonly Execution[];
+  /** Only in snapshots from before executions left the state: dropped on restore. */
+  readonly executions?: readonly Execution[];
   readonly killed: boolean;
   /** Today's client order ids: [day, [[clientOrderId, orderId]…]] (absent in older snapshots). */
   readonly clientOrderIds?: readonly [string, ReadonlyArray<readonly [string, number]>];
@@ -39,6 +43,8 @@ export interface StateSnapshot {
   readonly lastAt: number;
   readonly nextOrderId: number;
   readonly nextExecutionId: number;
+  /** The retired executions' fold: [hash, unfolded lines] (absent in older snapshots). */
+  readonly retired?: readonly [string, readonly string[]];
   readonly engines: readonly EngineSnapshot[];
   readonly tapes: ReadonlyArray<readonly [string, readonly number[], readonly number[], readonly number[]]>;
   readonly orders: readonly Order[];
@@ -52,6 +58,7 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
     lastAt: manager.lastAt,
     nextOrderId: manager.nextOrderId,
     nextExecutionId: manager.nextExecutionId,
+    retired: [manager.retired.hash, manager.retired.tail],
     engines: [...manager.engines.values()].map((engine) => engine.snapshot()),
     tapes: [...manager.tapes].map(([symbol, tape]) => [symbol, tape.at, tape.price, tape.quantity] as const),
     orders: [...manager.orders.values()],
@@ -63,7 +70,6 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
       exposure: [...a.exposure],
       open: [...a.open.keys()],
       orders: a.orders,
-      executions: a.executions,
       killed: a.killed,
       clientOrderIds: [a.clientOrderIds.day, a.clientOrderIds.entries()] as const,
     })),
@@ -79,6 +85,8 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
   manager.lastAt = snapshot.lastAt;
   manager.nextOrderId = snapshot.nextOrderId;
   manager.nextExecutionId = snapshot.nextExecutionId;
+  if (snapshot.retired !== undefined)
+    manager.retired = RetiredDigest.restore(snapshot.retired[0], snapshot.retired[1]);
   for (const [symbol, at, price, quantity] of snapshot.tapes) {
     const tape = new TradeTape();
     // One push per trade: spreading a long tape into push() would overflow the stack.
@@ -97,7 +105,6 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
       exposure: new Map(a.exposure.map(([s, e]) => [s, { ...e }])),
       open: new Map(a.open.map((id) => [id, manager.orders.get(id)!])),
       orders: [...a.orders],
-      executions: [...a.executions],
       killed: a.killed,
       clientOrderIds:
         a.clientOrderIds === undefined
@@ -111,7 +118,7 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
   return manager;
 }
 
-/** Orders or executions per part: ~2 MB of JSON, far from the string limit, few parts a day. */
+/** Orders per part: ~2 MB of JSON, far from the string limit, few parts a day. */
 export const ROWS_PER_PART = 10_000;
 
 type Head = Omit<StateSnapshot, 'v' | 'engines' | 'tapes' | 'orders' | 'accounts'> & { readonly v: 2 };
@@ -123,9 +130,10 @@ type SnapshotPart =
   | { readonly tape: StateSnapshot['tapes'][number] }
   | { readonly orders: readonly Order[] }
   | { readonly account: Omit<AccountSnapshot, 'executions'> }
+  /** Written by older versions only: read and dropped. */
   | { readonly executions: readonly [string, readonly Execution[]] };
 
-/** The state as JSON parts, none larger than `rowsPerPart` orders or executions. */
+/** The state as JSON parts, none larger than `rowsPerPart` orders. */
 export function* snapshotParts(manager: OrderManager, rowsPerPart = ROWS_PER_PART): Generator<string> {
   const { engines, tapes, orders, accounts, ...head } = snapshotState(manager);
   const part = (value: SnapshotPart) => JSON.stringify(value);
@@ -134,12 +142,7 @@ export function* snapshotParts(manager: OrderManager, rowsPerPart = ROWS_PER_PAR
   for (const tape of tapes) yield part({ tape });
   for (let i = 0; i < orders.length; i += rowsPerPart)
     yield part({ orders: orders.slice(i, i + rowsPerPart) });
-  for (const { executions, ...account } of accounts) {
-    yield part({ account });
-    for (let i = 0; i < executions.length; i += rowsPerPart) {
-      yield part({ executions: [account.id, executions.slice(i, i + rowsPerPart)] });
-    }
-  }
+  for (const account of accounts) yield part({ account });
 }
 
 /** Rebuilds the state from `snapshotParts`' parts, or from one snapshot stored whole (v 1). */
@@ -149,7 +152,6 @@ export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): Ord
   const tapes: Array<StateSnapshot['tapes'][number]> = [];
   const orders: Order[] = [];
   const accounts: AccountSnapshot[] = [];
-  const executionsOf = new Map<string, Execution[]>();
   for (const text of parts) {
     const value = JSON.parse(text) as SnapshotPart | StateSnapshot;
     if (head === undefined) {
@@ -162,17 +164,9 @@ export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): Ord
     else if ('tape' in value) tapes.push(value.tape);
     // One push per row: spreading a long array into push() would overflow the stack.
     else if ('orders' in value) for (const order of value.orders) orders.push(order);
-    else if ('account' in value) {
-      const executions: Execution[] = [];
-      executionsOf.set(value.account.id, executions);
-      accounts.push({ ...value.account, executions });
-    } else if ('executions' in value) {
-      const [account, rows] = value.executions;
-      const executions = executionsOf.get(account);
-      if (executions === undefined)
-        throw new RangeError(`snapshot: executions of unknown account ${account}`);
-      for (const row of rows) executions.push(row);
-    } else throw new RangeError(`snapshot: unknown part ${text.slice(0, 40)}`);
+    else if ('account' in value) accounts.push(value.account);
+    else if ('executions' in value) continue;
+    else throw new RangeError(`snapshot: unknown part ${text.slice(0, 40)}`);
   }
   if (head === undefined) throw new RangeError('snapshot: no parts');
   return restoreState(rules, { ...head, v: 1, engines, tapes, orders, accounts });

@@ -1,4 +1,4 @@
-import type { Command } from '../../src/core/messages.ts';
+import type { Command, Execution } from '../../src/core/messages.ts';
 import { OrderManager, type ExchangeRules } from '../../src/core/order-manager.ts';
 import type { SelfTradeMode } from '../../src/core/self-trade.ts';
 import { parseHours } from '../../src/core/trading-hours.ts';
@@ -36,13 +36,22 @@ type Req = {
 export class Desk {
   readonly manager: OrderManager;
   at = T0;
+  /** The executions the events carried, as the journal's store keeps them (not the state's). */
+  readonly executions: Execution[] = [];
 
   constructor(r: ExchangeRules = rules()) {
     this.manager = new OrderManager(r);
   }
 
   apply(command: Command) {
-    return this.manager.apply(this.manager.seq + 1, command);
+    const applied = this.manager.apply(this.manager.seq + 1, command);
+    for (const e of applied.events) if (e.type === 'execution') this.executions.push(e.execution);
+    return applied;
+  }
+
+  /** The account's executions, oldest first. */
+  executionsOf(account: string): Execution[] {
+    return this.executions.filter((e) => e.account === account);
   }
 
   deposit(account: string, cash: number, shares: Record<string, number> = {}) {

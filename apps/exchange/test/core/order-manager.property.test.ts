@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
+import type { Execution } from '../../src/core/messages.ts';
 import type { OrderManager } from '../../src/core/order-manager.ts';
 import type { SelfTradeMode } from '../../src/core/self-trade.ts';
 import { restoreState, snapshotState, stateDigest } from '../../src/core/state-snapshot.ts';
@@ -111,6 +112,7 @@ function run(desk: Desk, s: Step): void {
 /** The invariants; returns the first one broken, with the values, or undefined. */
 function broken(
   m: OrderManager,
+  executions: readonly Execution[],
   deposited: { cash: number; shares: Map<string, number> },
   selfTrade: SelfTradeMode,
 ): string | undefined {
@@ -141,7 +143,8 @@ function broken(
         return `${a.id} ${symbol}: exposure open ${exposure}, open orders ${open.get(symbol) ?? 0}`;
     }
     const filled = new Map<number, number>();
-    for (const e of a.executions) filled.set(e.orderId, (filled.get(e.orderId) ?? 0) + e.quantity);
+    for (const e of executions)
+      if (e.account === a.id) filled.set(e.orderId, (filled.get(e.orderId) ?? 0) + e.quantity);
     for (const id of a.orders) {
       const o = m.orders.get(id)!;
       if (o.filledQuantity + o.remainingQuantity !== o.quantity)
@@ -163,8 +166,8 @@ function broken(
   }
   if (selfTrade !== 'allow') {
     for (const a of m.accounts.values()) {
-      for (const e of a.executions) {
-        if (m.orders.get(e.counterOrderId)!.account === a.id)
+      for (const e of executions) {
+        if (e.account === a.id && m.orders.get(e.counterOrderId)!.account === a.id)
           return `self-trade: execution ${e.id} of ${a.id}`;
       }
     }
@@ -211,7 +214,7 @@ for (const selfTrade of ['cancel-resting', 'cancel-incoming', 'allow'] as const)
                 deposited.shares.set('AAPL', (deposited.shares.get('AAPL') ?? 0) + s.aapl);
                 deposited.shares.set('MSFT', (deposited.shares.get('MSFT') ?? 0) + s.msft);
               }
-              const problem = broken(desk.manager, deposited, selfTrade);
+              const problem = broken(desk.manager, desk.executions, deposited, selfTrade);
               if (problem !== undefined)
                 throw new Error(`after step ${i} (${JSON.stringify(s)}): ${problem}`);
             }

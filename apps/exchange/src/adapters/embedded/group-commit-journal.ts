@@ -9,7 +9,7 @@
  * leaderboard's win log.)
  */
 import type { Command, Execution } from '../../core/messages.ts';
-import type { Journal, StoredSnapshot } from '../../ports.ts';
+import type { Journal, StoredExecution, StoredSnapshot } from '../../ports.ts';
 import { encodeCommand } from './command-codec.ts';
 import type { ExecutionRow, JournalBatch, JournalReads } from './journal-store.ts';
 
@@ -33,6 +33,8 @@ export class GroupCommitJournal implements Journal {
   #lastSeq: number;
   #commands: string[] = [];
   #executions: ExecutionRow[] = [];
+  /** The executions of the batch with the sink: read with the store's until it is settled. */
+  #inFlightExecutions: ExecutionRow[] = [];
   #snapshot: StoredSnapshot | undefined;
   #batch: OpenBatch | undefined;
   /** A batch is with the sink, or scheduled to go at the end of this turn. */
@@ -62,7 +64,22 @@ export class GroupCommitJournal implements Journal {
   appendExecution(e: Execution): void {
     if (this.#closed) throw new Error('journal is closed');
     this.#open();
-    this.#executions.push([e.id, e.seq, e.orderId, e.account, e.symbol, e.side, e.price, e.quantity, e.at]);
+    this.#executions.push([
+      e.id,
+      e.seq,
+      e.orderId,
+      e.account,
+      e.symbol,
+      e.side,
+      e.price,
+      e.quantity,
+      e.at,
+      e.counterOrderId,
+    ]);
+  }
+
+  executionsOf(account: string, orderId?: number): StoredExecution[] {
+    return this.#reads.executionsOf(account, orderId, this.#unwritten());
   }
 
   commit(): Promise<void> {
@@ -94,6 +111,12 @@ export class GroupCommitJournal implements Journal {
     // Everything appended is written (or has failed) before the writer goes.
     await this.commit().catch(() => undefined);
     await this.#sink.close();
+  }
+
+  /** Appended executions not known to be committed, oldest first. */
+  *#unwritten(): Generator<ExecutionRow> {
+    yield* this.#inFlightExecutions;
+    yield* this.#executions;
   }
 
   #open(): void {
@@ -131,12 +154,16 @@ export class GroupCommitJournal implements Journal {
     };
     this.#batch = undefined;
     this.#commands = [];
+    this.#inFlightExecutions = this.#executions;
     this.#executions = [];
     this.#snapshot = undefined;
     const inFlight = this.#sink.write(written);
     this.#inFlight = inFlight;
     const settled = () => {
-      if (this.#inFlight === inFlight) this.#inFlight = undefined;
+      if (this.#inFlight === inFlight) {
+        this.#inFlight = undefined;
+        this.#inFlightExecutions = [];
+      }
     };
     inFlight.then(
       () => {

@@ -6,15 +6,20 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Command } from '../../core/messages.ts';
-import type { StoredSnapshot } from '../../ports.ts';
+import type { StoredExecution, StoredSnapshot } from '../../ports.ts';
 import { decodeCommands } from './command-codec.ts';
+import {
+  ensureExecutionStore,
+  ExecutionStoreReads,
+  insertExecutions,
+  type ExecutionRow,
+} from './execution-store.ts';
+
+export type { ExecutionRow };
 
 const READ_BATCH = 100;
 /** Snapshots kept: the newest, and one before it in case the newest is unreadable. */
 const SNAPSHOTS_KEPT = 2;
-
-/** An execution as the journal stores it: [id, seq, orderId, account, symbol, side, price, quantity, at]. */
-export type ExecutionRow = [number, number, number, string, string, string, number, number, number];
 
 /** What one group commit writes: the commands of seqs firstSeq…lastSeq, their executions, maybe a snapshot. */
 export interface JournalBatch {
@@ -22,7 +27,7 @@ export interface JournalBatch {
   readonly lastSeq: number;
   /** The encoded commands, comma-separated (command-codec.ts); empty when the batch has none. */
   readonly commands: string;
-  /** JSON of the batch's ExecutionRows. */
+  /** JSON of the batch's ExecutionRows (kept in the batch's row and in the executions store). */
   readonly executions: string;
   readonly snapshot?: StoredSnapshot;
 }
@@ -44,6 +49,7 @@ export function ensureJournalSchema(db: DatabaseSync): void {
       PRIMARY KEY (seq, part)
     );
   `);
+  ensureExecutionStore(db);
 }
 
 export class JournalReads {
@@ -53,10 +59,12 @@ export class JournalReads {
   readonly #snapshotParts: StatementSync;
   readonly #wholeSnapshot: StatementSync;
   readonly #lastCommitted: StatementSync;
+  readonly #executions: ExecutionStoreReads;
 
   constructor(db: DatabaseSync) {
     ensureJournalSchema(db);
     this.#db = db;
+    this.#executions = new ExecutionStoreReads(db);
     this.#read = db.prepare(
       'SELECT first_seq, commands FROM journal WHERE last_seq > ? ORDER BY first_seq LIMIT ?',
     );
@@ -98,6 +106,15 @@ export class JournalReads {
     }
   }
 
+  /** The account's stored executions (of one order), then those of `unwritten` (see ExecutionStoreReads). */
+  executionsOf(
+    account: string,
+    orderId: number | undefined,
+    unwritten: Iterable<ExecutionRow>,
+  ): StoredExecution[] {
+    return this.#executions.executionsOf(account, orderId, unwritten);
+  }
+
   latestSnapshot(): StoredSnapshot | undefined {
     const latest = this.#latestSnapshot.get() as { parts: number | null; whole: number | null };
     if (latest.whole !== null && (latest.parts === null || latest.whole > latest.parts)) {
@@ -114,6 +131,7 @@ export class JournalReads {
 export class JournalBatchWriter {
   readonly #db: DatabaseSync;
   readonly #insert: StatementSync;
+  readonly #insertExecutions: StatementSync;
   readonly #insertPart: StatementSync;
   readonly #pruneParts: StatementSync;
   readonly #pruneWhole: StatementSync;
@@ -124,6 +142,7 @@ export class JournalBatchWriter {
     this.#insert = db.prepare(
       'INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ?)',
     );
+    this.#insertExecutions = insertExecutions(db);
     this.#insertPart = db.prepare('INSERT OR REPLACE INTO snapshot_parts (seq, part, body) VALUES (?, ?, ?)');
     const kept = `SELECT seq FROM (SELECT DISTINCT seq FROM snapshot_parts UNION SELECT seq FROM snapshots)
       ORDER BY seq DESC LIMIT ${SNAPSHOTS_KEPT}`;
@@ -137,6 +156,7 @@ export class JournalBatchWriter {
       this.#db.exec('BEGIN IMMEDIATE');
       if (batch.commands.length > 0) {
         this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands, batch.executions);
+        this.#insertExecutions.run(batch.executions);
       }
       const { snapshot } = batch;
       if (snapshot !== undefined) {
