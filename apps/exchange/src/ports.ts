@@ -1,10 +1,10 @@
 /**
  * The exchange's ports. The sequencer stamps commands; the journal makes them durable before
- * their effects are answered, and gives them back in order for a replay. Executions are not kept
- * in memory: the journal stores them with the batch of the command that made them (one
- * transaction, so never lost nor stored twice) and answers the reads of them.
+ * their effects are answered, and gives them back in order for a replay. Executions and finished
+ * orders are not kept in memory: the journal stores them with the batch of the command that made
+ * them (one transaction, so never lost nor stored twice) and answers the reads of them.
  */
-import type { Command, Execution } from './core/messages.ts';
+import type { Command, Execution, Order, OrderStatus } from './core/messages.ts';
 
 /** A stored execution: everything the API and the reports read. */
 export type StoredExecution = Omit<Execution, 'counterOrderId'>;
@@ -21,7 +21,26 @@ export interface StoredSnapshot {
   readonly parts: readonly string[];
 }
 
-export interface Journal extends ExecutionReads {
+/** A page of an account's finished orders: ids above `after`, of a status and symbol when given. */
+export interface FinishedQuery {
+  readonly after: number;
+  readonly status?: OrderStatus;
+  readonly symbol?: string;
+  readonly limit: number;
+}
+
+/** The reads of the finished orders' store, finished but not yet durable ones included. */
+export interface FinishedOrderReads {
+  finishedOrder(id: number): Order | undefined;
+  /** The first `limit` of the account's finished orders that match, in id order. */
+  finishedOrders(account: string, query: FinishedQuery): Order[];
+  /** Whether the account has a finished order above `after`, of any status or symbol. */
+  hasFinishedAfter(account: string, after: number): boolean;
+  /** The account's finished orders placed under a client order id, oldest first. */
+  finishedByClientId(account: string, clientOrderId: string): Order[];
+}
+
+export interface Journal extends ExecutionReads, FinishedOrderReads {
   /** The highest sequence number appended (committed or not). */
   readonly lastSeq: number;
   /**
@@ -34,6 +53,8 @@ export interface Journal extends ExecutionReads {
    * caused it, readable at once (executionsOf).
    */
   appendExecution(execution: Execution): void;
+  /** Records an order that filled or was canceled (final), as appendExecution does an execution. */
+  appendFinished(order: Order): void;
   /**
    * Resolves once everything appended so far is durable. Appends of one turn of the event loop
    * share a commit (group commit); a failed commit rejects every waiter.

@@ -20,7 +20,7 @@ import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './mess
 import type { AccountState } from './order-manager.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
-import { executionLine, type RetiredDigest } from './retired-digest.ts';
+import { executionLine, orderLine, type RetiredDigest } from './retired-digest.ts';
 import { recordFill } from './risk.ts';
 import type { TradeTape } from './trade-tape.ts';
 import type { SessionClock } from './trading-hours.ts';
@@ -78,7 +78,7 @@ export function readOutput(
       case OUT_COMPLETED: {
         const order = target.orders.get(r[o + 3]!)!;
         order.status = 'completed';
-        target.accounts.get(order.account)!.open.delete(order.id);
+        finished(target, order);
         if (batch.record)
           batch.events.push({
             v: 1,
@@ -88,6 +88,7 @@ export function readOutput(
             orderId: order.id,
             account: order.account,
             symbol,
+            order,
           });
         break;
       }
@@ -161,7 +162,7 @@ function canceled(
 ): void {
   const account = target.accounts.get(order.account)!;
   order.status = 'canceled';
-  account.open.delete(order.id);
+  finished(target, order);
   wallet.release(account.balances, order.symbol, order.side, order.price, quantity);
   account.exposure.get(order.symbol)!.open -= quantity;
   if (batch.record)
@@ -171,11 +172,24 @@ function canceled(
       seq: batch.seq,
       at: batch.at,
       orderId: order.id,
+      order,
       account: order.account,
       symbol: order.symbol,
       canceledQuantity: quantity,
       reason,
     });
+}
+
+/**
+ * A filled or canceled order leaves the state: the event takes it to the journal's store, its
+ * client order id goes with it, and the digest keeps its trace.
+ */
+function finished(target: OutputTarget, order: Order): void {
+  const account = target.accounts.get(order.account)!;
+  account.open.delete(order.id);
+  target.orders.delete(order.id);
+  if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
+  target.retired.add(orderLine(order));
 }
 
 /**
@@ -195,7 +209,6 @@ function rejected(target: OutputTarget, code: number, orderId: number, expectedS
     wallet.release(account.balances, order.symbol, order.side, order.price, order.quantity);
     account.exposure.get(order.symbol)!.open -= order.quantity;
     account.open.delete(orderId);
-    account.orders.pop();
     target.orders.delete(orderId);
   }
   const result = (Object.keys(RESULT) as Array<keyof typeof RESULT>).find((name) => RESULT[name] === code)!;

@@ -1,11 +1,11 @@
 /**
- * What has left the in-memory state (executions, handed to the durable store with the journal
- * batch that made them), folded into a running hash so the state digest still covers it. Records
+ * What has left the in-memory state (executions and finished orders, handed to the durable store
+ * with the journal batch that made them), folded into a running hash so the state digest still covers it. Records
  * are folded a block at a time, at fixed counts, so the hash depends only on the records and
  * never on when a snapshot was taken; the unfolded tail travels in the snapshot.
  */
 import { createHash } from 'node:crypto';
-import type { Execution } from './messages.ts';
+import type { Execution, Order } from './messages.ts';
 
 /** Records per fold: one sha256 per block keeps the cost per record to building its line. */
 export const FOLD_EVERY = 1024;
@@ -35,3 +35,7 @@ export class RetiredDigest {
 /** An execution's line in the fold: every field, in a fixed order. */
 export const executionLine = (e: Execution): string =>
   `x,${e.id},${e.seq},${e.orderId},${e.account},${e.symbol},${e.side},${e.price},${e.quantity},${e.counterOrderId},${e.at}`;
+
+/** A finished order's line in the fold: every field, in a fixed order. */
+export const orderLine = (o: Order): string =>
+  `o,${o.id},${o.account},${o.creationTime},${o.symbol},${o.side},${o.price},${o.quantity},${o.filledQuantity},${o.remainingQuantity},${o.status},${o.clientOrderId ?? ''}`;

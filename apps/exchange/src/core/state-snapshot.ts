@@ -7,9 +7,9 @@
  * A snapshot is written as parts (`snapshotParts`), each a JSON string of at most `rowsPerPart`
  * orders: a day's state outgrows one string (V8's limit is 512 MiB, reached near 1.6 M commands),
  * and parts are hashed, stored and parsed one at a time. `snapshotState` (one value) remains for
- * tests and for snapshots stored whole before parts existed. Executions are not state any more
- * (they are in the journal's store): a snapshot carries their running hash, and the executions
- * of an older snapshot are read and dropped.
+ * tests and for snapshots stored whole before parts existed. Executions and finished orders are
+ * not state any more (they are in the journal's store): a snapshot carries their running hash,
+ * and those of an older snapshot are read and dropped.
  */
 import { createHash } from 'node:crypto';
 import { ClientOrderIds } from './client-order-ids.ts';
@@ -29,7 +29,8 @@ interface AccountSnapshot {
   readonly positions: ReadonlyArray<readonly [string, Position]>;
   readonly exposure: ReadonlyArray<readonly [string, Exposure]>;
   readonly open: readonly number[];
-  readonly orders: readonly number[];
+  /** Only in snapshots from before finished orders left the state: dropped on restore. */
+  readonly orders?: readonly number[];
   /** Only in snapshots from before executions left the state: dropped on restore. */
   readonly executions?: readonly Execution[];
   readonly killed: boolean;
@@ -69,7 +70,6 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
       positions: [...a.balances.positions],
       exposure: [...a.exposure],
       open: [...a.open.keys()],
-      orders: a.orders,
       killed: a.killed,
       clientOrderIds: [a.clientOrderIds.day, a.clientOrderIds.entries()] as const,
     })),
@@ -93,7 +93,7 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
     for (let i = 0; i < at.length; i++) tape.record(at[i]!, price[i]!, quantity[i]!);
     manager.tapes.set(symbol, tape);
   }
-  for (const order of snapshot.orders) manager.orders.set(order.id, { ...order });
+  for (const order of snapshot.orders) if (order.status === 'new') manager.orders.set(order.id, { ...order });
   for (const a of snapshot.accounts) {
     const account: AccountState = {
       id: a.id,
@@ -104,7 +104,6 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
       },
       exposure: new Map(a.exposure.map(([s, e]) => [s, { ...e }])),
       open: new Map(a.open.map((id) => [id, manager.orders.get(id)!])),
-      orders: [...a.orders],
       killed: a.killed,
       clientOrderIds:
         a.clientOrderIds === undefined

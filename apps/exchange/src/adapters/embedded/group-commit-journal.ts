@@ -8,8 +8,8 @@
  * COMMIT loses the batch whole, whose effects nobody was told about. (The model is the
  * leaderboard's win log.)
  */
-import type { Command, Execution } from '../../core/messages.ts';
-import type { Journal, StoredExecution, StoredSnapshot } from '../../ports.ts';
+import type { Command, Execution, Order } from '../../core/messages.ts';
+import type { FinishedQuery, Journal, StoredExecution, StoredSnapshot } from '../../ports.ts';
 import { encodeCommand } from './command-codec.ts';
 import type { ExecutionRow, JournalBatch, JournalReads } from './journal-store.ts';
 
@@ -35,6 +35,9 @@ export class GroupCommitJournal implements Journal {
   #executions: ExecutionRow[] = [];
   /** The executions of the batch with the sink: read with the store's until it is settled. */
   #inFlightExecutions: ExecutionRow[] = [];
+  #finished = new Map<number, Order>();
+  /** The finished orders of the batch with the sink, likewise. */
+  #inFlightFinished = new Map<number, Order>();
   #snapshot: StoredSnapshot | undefined;
   #batch: OpenBatch | undefined;
   /** A batch is with the sink, or scheduled to go at the end of this turn. */
@@ -80,6 +83,28 @@ export class GroupCommitJournal implements Journal {
 
   executionsOf(account: string, orderId?: number): StoredExecution[] {
     return this.#reads.executionsOf(account, orderId, this.#unwritten());
+  }
+
+  appendFinished(order: Order): void {
+    if (this.#closed) throw new Error('journal is closed');
+    this.#open();
+    this.#finished.set(order.id, order);
+  }
+
+  finishedOrder(id: number): Order | undefined {
+    return this.#reads.finishedOrder(id, [this.#inFlightFinished, this.#finished]);
+  }
+
+  finishedOrders(account: string, query: FinishedQuery): Order[] {
+    return this.#reads.finishedOrders(account, query, [this.#inFlightFinished, this.#finished]);
+  }
+
+  hasFinishedAfter(account: string, after: number): boolean {
+    return this.#reads.hasFinishedAfter(account, after, [this.#inFlightFinished, this.#finished]);
+  }
+
+  finishedByClientId(account: string, clientOrderId: string): Order[] {
+    return this.#reads.finishedByClientId(account, clientOrderId, [this.#inFlightFinished, this.#finished]);
   }
 
   commit(): Promise<void> {
@@ -150,12 +175,15 @@ export class GroupCommitJournal implements Journal {
       lastSeq: this.#lastSeq,
       commands: commands.join(','),
       executions: JSON.stringify(this.#executions),
+      finished: JSON.stringify([...this.#finished.values()]),
       ...(this.#snapshot === undefined ? {} : { snapshot: this.#snapshot }),
     };
     this.#batch = undefined;
     this.#commands = [];
     this.#inFlightExecutions = this.#executions;
     this.#executions = [];
+    this.#inFlightFinished = this.#finished;
+    this.#finished = new Map();
     this.#snapshot = undefined;
     const inFlight = this.#sink.write(written);
     this.#inFlight = inFlight;
@@ -163,6 +191,7 @@ export class GroupCommitJournal implements Journal {
       if (this.#inFlight === inFlight) {
         this.#inFlight = undefined;
         this.#inFlightExecutions = [];
+        this.#inFlightFinished = new Map();
       }
     };
     inFlight.then(
@@ -179,6 +208,7 @@ export class GroupCommitJournal implements Journal {
         this.#batch = undefined;
         this.#commands = [];
         this.#executions = [];
+        this.#finished = new Map();
         this.#snapshot = undefined;
         try {
           this.#lastSeq = this.#reads.lastCommitted();

@@ -5,8 +5,8 @@
  * the event loop, WorkerJournal with a writer thread) decide when a batch is written.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Command } from '../../core/messages.ts';
-import type { StoredExecution, StoredSnapshot } from '../../ports.ts';
+import type { Command, Order } from '../../core/messages.ts';
+import type { FinishedQuery, StoredExecution, StoredSnapshot } from '../../ports.ts';
 import { decodeCommands } from './command-codec.ts';
 import {
   ensureExecutionStore,
@@ -14,6 +14,12 @@ import {
   insertExecutions,
   type ExecutionRow,
 } from './execution-store.ts';
+import {
+  ensureFinishedOrderStore,
+  FinishedOrderReads,
+  insertFinishedOrders,
+  type Unwritten,
+} from './finished-order-store.ts';
 
 export type { ExecutionRow };
 
@@ -29,6 +35,8 @@ export interface JournalBatch {
   readonly commands: string;
   /** JSON of the batch's ExecutionRows (kept in the batch's row and in the executions store). */
   readonly executions: string;
+  /** JSON of the orders the batch's commands finished (the finished orders' store). */
+  readonly finished: string;
   readonly snapshot?: StoredSnapshot;
 }
 
@@ -50,6 +58,7 @@ export function ensureJournalSchema(db: DatabaseSync): void {
     );
   `);
   ensureExecutionStore(db);
+  ensureFinishedOrderStore(db);
 }
 
 export class JournalReads {
@@ -60,11 +69,13 @@ export class JournalReads {
   readonly #wholeSnapshot: StatementSync;
   readonly #lastCommitted: StatementSync;
   readonly #executions: ExecutionStoreReads;
+  readonly #finished: FinishedOrderReads;
 
   constructor(db: DatabaseSync) {
     ensureJournalSchema(db);
     this.#db = db;
     this.#executions = new ExecutionStoreReads(db);
+    this.#finished = new FinishedOrderReads(db);
     this.#read = db.prepare(
       'SELECT first_seq, commands FROM journal WHERE last_seq > ? ORDER BY first_seq LIMIT ?',
     );
@@ -115,6 +126,23 @@ export class JournalReads {
     return this.#executions.executionsOf(account, orderId, unwritten);
   }
 
+  /** The finished orders' store, with `unwritten` (see FinishedOrderReads). */
+  finishedOrder(id: number, unwritten: Unwritten): Order | undefined {
+    return this.#finished.order(id, unwritten);
+  }
+
+  finishedOrders(account: string, query: FinishedQuery, unwritten: Unwritten): Order[] {
+    return this.#finished.page(account, query, unwritten);
+  }
+
+  hasFinishedAfter(account: string, after: number, unwritten: Unwritten): boolean {
+    return this.#finished.anyAfter(account, after, unwritten);
+  }
+
+  finishedByClientId(account: string, clientOrderId: string, unwritten: Unwritten): Order[] {
+    return this.#finished.byClientId(account, clientOrderId, unwritten);
+  }
+
   latestSnapshot(): StoredSnapshot | undefined {
     const latest = this.#latestSnapshot.get() as { parts: number | null; whole: number | null };
     if (latest.whole !== null && (latest.parts === null || latest.whole > latest.parts)) {
@@ -132,6 +160,7 @@ export class JournalBatchWriter {
   readonly #db: DatabaseSync;
   readonly #insert: StatementSync;
   readonly #insertExecutions: StatementSync;
+  readonly #insertFinished: StatementSync;
   readonly #insertPart: StatementSync;
   readonly #pruneParts: StatementSync;
   readonly #pruneWhole: StatementSync;
@@ -143,6 +172,7 @@ export class JournalBatchWriter {
       'INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ?)',
     );
     this.#insertExecutions = insertExecutions(db);
+    this.#insertFinished = insertFinishedOrders(db);
     this.#insertPart = db.prepare('INSERT OR REPLACE INTO snapshot_parts (seq, part, body) VALUES (?, ?, ?)');
     const kept = `SELECT seq FROM (SELECT DISTINCT seq FROM snapshot_parts UNION SELECT seq FROM snapshots)
       ORDER BY seq DESC LIMIT ${SNAPSHOTS_KEPT}`;
@@ -157,6 +187,7 @@ export class JournalBatchWriter {
       if (batch.commands.length > 0) {
         this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands, batch.executions);
         this.#insertExecutions.run(batch.executions);
+        this.#insertFinished.run(batch.finished);
       }
       const { snapshot } = batch;
       if (snapshot !== undefined) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit';
+import { encodeCommand } from '../../../src/adapters/embedded/command-codec.ts';
 import { ExecutionStoreReads, type ExecutionRow } from '../../../src/adapters/embedded/execution-store.ts';
 import { JournalBatchWriter } from '../../../src/adapters/embedded/journal-store.ts';
 import { SqliteJournal } from '../../../src/adapters/embedded/sqlite-journal.ts';
@@ -64,7 +65,18 @@ t.test('a batch committed but still listed as unwritten is read once', async (t)
   const writer = new JournalBatchWriter(db);
   const reads = new ExecutionStoreReads(db);
   const rows = [row(execution(1, 1)), row(execution(2, 1))];
-  writer.write({ firstSeq: 1, lastSeq: 1, commands: '', executions: JSON.stringify(rows) });
+  writer.write({
+    firstSeq: 1,
+    lastSeq: 1,
+    commands: encodeCommand(deposit(1)),
+    executions: JSON.stringify(rows),
+    finished: '[]',
+  });
+  t.same(
+    reads.executionsOf('a', undefined, []).map((e) => e.id),
+    [1, 2],
+    'committed',
+  );
   t.same(
     reads.executionsOf('a', undefined, rows).map((e) => e.id),
     [1, 2],

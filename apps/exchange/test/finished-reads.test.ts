@@ -1,0 +1,234 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { openSqlite, ProblemError } from '@tessera/kit';
+import { accountName, fund, orderFlow, send, type FlowOptions } from '../bench/order-flow.ts';
+import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
+import type { Execution, OrderStatus } from '../src/core/messages.ts';
+import { executionView } from '../src/core/views.ts';
+import { ExchangeService, type OrderView } from '../src/service.ts';
+import { rules, T0 } from './core/exchange-rules.ts';
+
+/**
+ * Finished orders and executions live in the journal's store, not in memory: every read must
+ * answer what the whole day's history in memory answered (a reference computed here from the
+ * events, the way the old in-memory reads did), before and after its batch is durable, after a
+ * restart from a snapshot and after a replay of the whole journal.
+ */
+function tempFile(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-finished-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'exchange.db');
+}
+
+function open(file: string, snapshotEvery: number, from = T0): ExchangeService {
+  let now = from;
+  const journal = new SqliteJournal(openSqlite(file, { synchronous: 'normal' }));
+  return ExchangeService.open({ rules: rules(), journal, now: () => now++, snapshotEvery });
+}
+
+const flow: FlowOptions = { seed: 7, accounts: 4, symbols: ['AAPL', 'MSFT'], mid: 100 };
+const ACCOUNTS = Array.from({ length: flow.accounts }, (_, i) => accountName(i));
+const STATUSES: Array<OrderStatus | undefined> = [undefined, 'new', 'completed', 'canceled'];
+
+/** What the events said: every order id of each account, and every execution. */
+interface History {
+  readonly ids: Map<string, number[]>;
+  readonly executions: Execution[];
+}
+
+function record(service: ExchangeService): History {
+  const history: History = { ids: new Map(), executions: [] };
+  service.subscribe((events) => {
+    for (const e of events) {
+      if (e.type === 'order.accepted') {
+        const ids = history.ids.get(e.order.account) ?? [];
+        history.ids.set(e.order.account, [...ids, e.order.id]);
+      } else if (e.type === 'execution') history.executions.push(e.execution);
+    }
+  });
+  return history;
+}
+
+/** The old in-memory page: walk every id of the account, filter, stop at `limit`. */
+function referencePage(
+  all: readonly OrderView[],
+  status: OrderStatus | undefined,
+  symbol: string | undefined,
+  after: number | undefined,
+  limit: number,
+): { data: OrderView[]; next_cursor: number | null } {
+  const data: OrderView[] = [];
+  let i = after === undefined ? 0 : all.findIndex((o) => o.id > after);
+  if (i < 0) i = all.length;
+  for (; i < all.length && data.length < limit; i++) {
+    const order = all[i]!;
+    if (status !== undefined && order.status !== status) continue;
+    if (symbol !== undefined && order.symbol !== symbol) continue;
+    data.push(order);
+  }
+  return { data, next_cursor: i < all.length && data.length === limit ? data[data.length - 1]!.id : null };
+}
+
+/** Every read of every account, as one JSON string. */
+function reads(service: ExchangeService, history: History): string {
+  const out: unknown[] = [];
+  for (const account of ACCOUNTS) {
+    const ids = history.ids.get(account) ?? [];
+    const all = ids.map((id) => service.order(account, id));
+    out.push(all);
+    for (const status of STATUSES) {
+      for (const symbol of [undefined, 'AAPL']) {
+        for (const limit of [1, 3, 1000]) {
+          let after: number | undefined;
+          for (let pages = 0; pages < 400; pages++) {
+            const page = service.orders(account, {
+              limit,
+              ...(status === undefined ? {} : { status }),
+              ...(symbol === undefined ? {} : { symbol }),
+              ...(after === undefined ? {} : { after }),
+            });
+            out.push(page);
+            if (page.next_cursor === null) break;
+            after = page.next_cursor;
+          }
+        }
+      }
+    }
+    out.push(service.executions(account));
+    out.push(service.executions(account, { symbol: 'MSFT', orderId: ids[3] ?? 0 }));
+    out.push(service.tradeReport(account, '2026-11-23'));
+  }
+  return JSON.stringify(out);
+}
+
+/** The same reads computed the old way: from the whole history. */
+function expected(service: ExchangeService, history: History, t: Test): void {
+  for (const account of ACCOUNTS) {
+    const ids = history.ids.get(account) ?? [];
+    const all = ids.map((id) => service.order(account, id));
+    for (const status of STATUSES) {
+      for (const symbol of [undefined, 'MSFT']) {
+        for (const limit of [1, 2, 5, 1000]) {
+          for (const after of [undefined, ids[2] ?? 0, ids[ids.length - 2] ?? 0]) {
+            const query = {
+              limit,
+              ...(status === undefined ? {} : { status }),
+              ...(symbol === undefined ? {} : { symbol }),
+              ...(after === undefined ? {} : { after }),
+            };
+            const got = JSON.stringify(service.orders(account, query));
+            const want = JSON.stringify(referencePage(all, status, symbol, after, limit));
+            if (got !== want) t.equal(got, want, `${account} ${JSON.stringify(query)}`);
+          }
+        }
+      }
+    }
+    const mine = history.executions.filter((e) => e.account === account).map(executionView);
+    t.equal(
+      JSON.stringify(service.executions(account).executions),
+      JSON.stringify(mine),
+      `${account} executions`,
+    );
+  }
+}
+
+t.test('finished orders and executions read as before, across a snapshot and restarts', async (t) => {
+  const file = tempFile(t);
+  const service = open(file, 97);
+  const history = record(service);
+  await fund(service, flow);
+  const next = orderFlow(flow);
+  for (let turn = 0; turn < 30; turn++) {
+    for (let i = 0; i < 20; i++) send(service, next());
+    // The history as the events told it so far (this turn's come with its commit).
+    const known: History = { ids: new Map(history.ids), executions: [...history.executions] };
+    const unwritten = reads(service, known);
+    await service.durable();
+    t.equal(reads(service, known), unwritten, `turn ${turn}: the same before and after the commit`);
+  }
+  const finished = service.orders(ACCOUNTS[0]!, { status: 'completed', limit: 1000 }).data.length;
+  t.ok(finished > 10, `${finished} completed orders of one account`);
+  t.ok(history.executions.length > 100, `${history.executions.length} executions`);
+  expected(service, history, t);
+  t.pass('pages, orders and executions equal the in-memory reference');
+  const before = reads(service, history);
+  const digest = service.digest();
+  await service.close();
+
+  const restarted = open(file, 97);
+  t.equal(restarted.digest(), digest, 'the digest after a restart from the snapshot');
+  t.equal(reads(restarted, history), before, 'every read after a restart from the snapshot');
+  await restarted.close();
+
+  const db = openSqlite(file);
+  db.exec('DELETE FROM snapshot_parts');
+  db.close();
+  const replayed = open(file, 97);
+  t.equal(replayed.digest(), digest, 'the digest after a replay of the whole journal');
+  t.equal(reads(replayed, history), before, 'every read after a replay of the whole journal');
+  await replayed.close();
+});
+
+async function refusal(run: () => unknown): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof ProblemError) return error.code;
+    throw error;
+  }
+  return 'none';
+}
+
+t.test('a finished order is still found by id and ClOrdID after a restart', async (t) => {
+  const file = tempFile(t);
+  const service = open(file, 4);
+  await service.deposit('alice', 100_000);
+  await service.deposit('bob', 0, { AAPL: 100 });
+  const sell = await service.placeOrder('bob', {
+    symbol: 'AAPL',
+    side: 'sell',
+    price: 10,
+    orderType: 'limit',
+    quantity: 5,
+  });
+  const buy = await service.placeOrder('alice', {
+    symbol: 'AAPL',
+    side: 'buy',
+    price: 10,
+    orderType: 'limit',
+    quantity: 5,
+    clientOrderId: 'c-1',
+  });
+  t.equal(buy.status, 'completed', 'filled at once: answered from the store');
+  const sellDone = service.order('bob', sell.id);
+  await service.close();
+
+  const restarted = open(file, 4, T0 + 1_000);
+  t.same(restarted.order('bob', sell.id), sellDone);
+  t.same(restarted.order('alice', buy.id), buy);
+  t.same(restarted.orderByClientId('alice', 'c-1'), { ...buy, account: 'alice', clientOrderId: 'c-1' });
+  t.equal(
+    await refusal(() =>
+      restarted.placeOrder('alice', {
+        symbol: 'AAPL',
+        side: 'buy',
+        price: 9,
+        orderType: 'limit',
+        quantity: 1,
+        clientOrderId: 'c-1',
+      }),
+    ),
+    'EX_DUPLICATE_CLIENT_ORDER_ID',
+    "a finished order's ClOrdID is still taken today",
+  );
+  t.equal(await refusal(() => restarted.cancelOrder('alice', buy.id)), 'EX_CANNOT_CANCEL_ALREADY_MATCHED');
+  t.equal(await refusal(() => restarted.cancelOrder('bob', buy.id)), 'EX_ORDER_NOT_FOUND');
+  t.equal(await refusal(() => restarted.order('bob', buy.id)), 'EX_ORDER_NOT_FOUND');
+  t.same(
+    restarted.executions('alice').executions.map((e) => [e.orderId, e.quantity]),
+    [[buy.id, 5]],
+  );
+  await restarted.close();
+});
