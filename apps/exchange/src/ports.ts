@@ -1,8 +1,9 @@
 /**
  * The exchange's ports. The sequencer stamps commands; the journal makes them durable before
  * their effects are answered, and gives them back in order for a replay. Executions and finished
- * orders are not kept in memory: the journal stores them with the batch of the command that made
- * them (one transaction, so never lost nor stored twice) and answers the reads of them.
+ * orders are not in the state: the journal holds those since the last snapshot in memory (a
+ * replay from that snapshot derives them again, so they are never lost) and stores them with the
+ * snapshot, in its transaction (so never stored twice); it answers the reads of them.
  */
 import type { Command, Execution, Order, OrderStatus } from './core/messages.ts';
 
@@ -49,11 +50,16 @@ export interface Journal extends ExecutionReads, FinishedOrderReads {
    */
   append(seq: number, command: Command): void;
   /**
-   * Records an outbound execution in the store; durable with the commit of the command that
-   * caused it, readable at once (executionsOf).
+   * Journals an outbound execution with the batch of the command that caused it and holds it
+   * until the next snapshot stores it; readable at once (executionsOf).
    */
   appendExecution(execution: Execution): void;
-  /** Records an order that filled or was canceled (final), as appendExecution does an execution. */
+  /** Holds an execution a replay derived again (journaled already) until the next snapshot. */
+  keepExecution(execution: Execution): void;
+  /**
+   * Holds an order that filled or was canceled (final) until the next snapshot stores it;
+   * readable at once. Not journaled: the replay of its command derives it again.
+   */
   appendFinished(order: Order): void;
   /**
    * Resolves once everything appended so far is durable. Appends of one turn of the event loop
@@ -62,7 +68,10 @@ export interface Journal extends ExecutionReads, FinishedOrderReads {
   commit(): Promise<void>;
   /** The commands after `afterSeq`, in order (startup replay). */
   replay(afterSeq: number, visit: (seq: number, command: Command) => void): void;
-  /** Stores a snapshot taken after command `seq` (with the current batch); older ones may go. */
+  /**
+   * Stores a snapshot taken after command `seq` (with the current batch), and in its transaction
+   * every execution and finished order held so far; older snapshots may go.
+   */
   saveSnapshot(snapshot: StoredSnapshot): void;
   latestSnapshot(): StoredSnapshot | undefined;
   /** Commits what is pending and releases the store. */

@@ -9,14 +9,14 @@
  *   7. once the batch is durable, the caller gets its answer and subscribers get the events.
  * Opening replays: the latest snapshot, then every journaled command after it, through the same
  * `apply`, so books, orders, wallets and risk counters come back exactly (stateDigest proves it).
- * Executions and finished orders are not in memory: the journal stores them with the batch of
- * the command that made them and answers their reads (the order manager keeps the open state).
+ * Executions and finished orders are not in the state: the journal holds them until the next
+ * snapshot stores them, and answers their reads (the order manager keeps the open state).
  * If a commit fails, memory is ahead of the journal: the service refuses everything from then on
  * (EX_JOURNAL_FAILED), and a restart replays what the journal holds.
  */
 import type { ProblemError } from '@tessera/kit';
 import type { Command, ExchangeEvent, Order, OrderStatus, Side } from './core/messages.ts';
-import { OrderManager, type ExchangeRules } from './core/order-manager.ts';
+import { OrderManager, type ExchangeRules, type Retiring } from './core/order-manager.ts';
 import type { Refusal } from './core/order-checks.ts';
 import {
   candles,
@@ -107,18 +107,30 @@ export class ExchangeService {
 
   /** Rebuilds the state from the journal (latest snapshot + the commands after it). */
   static open(options: ExchangeServiceOptions): ExchangeService {
-    const stored = options.journal.latestSnapshot();
-    const manager =
-      stored === undefined ? new OrderManager(options.rules) : restoreParts(options.rules, stored.parts);
-    // A replay's events went out when the commands first ran: not built again (and what they
-    // took to the journal's store is there already).
-    manager.recordEvents = false;
-    options.journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
-    manager.recordEvents = true;
     const { journal } = options;
+    // What leaves the state during the restore and the replay is journaled already: held only,
+    // until the next snapshot stores it.
+    const replayed: Retiring = {
+      order: (order) => journal.appendFinished(order),
+      execution: (execution) => journal.keepExecution(execution),
+    };
+    const stored = journal.latestSnapshot();
+    const manager =
+      stored === undefined
+        ? new OrderManager(options.rules)
+        : restoreParts(options.rules, stored.parts, replayed);
+    manager.retiring = replayed;
     manager.finished = {
       order: (id) => journal.finishedOrder(id),
       byClientId: (account, clientOrderId) => journal.finishedByClientId(account, clientOrderId),
+    };
+    // A replay's events went out when the commands first ran: not built again.
+    manager.recordEvents = false;
+    journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
+    manager.recordEvents = true;
+    manager.retiring = {
+      order: (order) => journal.appendFinished(order),
+      execution: (execution) => journal.appendExecution(execution),
     };
     return new ExchangeService(options, manager);
   }
@@ -386,12 +398,8 @@ export class ExchangeService {
     const manager = this.#manager;
     const seq = manager.seq + 1;
     this.#journal.append(seq, command);
+    // What leaves the state goes to the journal through the manager's `retiring` (open()).
     const { events, refusal } = manager.apply(seq, command);
-    for (const event of events) {
-      if (event.type === 'execution') this.#journal.appendExecution(event.execution);
-      else if (event.type === 'order.completed' || event.type === 'order.canceled')
-        this.#journal.appendFinished(event.order);
-    }
     if (seq % this.#snapshotEvery === 0) this.#snapshot(seq);
     this.#publish(events);
     if (refusal !== undefined) throw problem(refusal);

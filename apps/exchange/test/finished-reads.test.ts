@@ -1,107 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import t, { type Test } from 'tap';
-import { openSqlite, ProblemError } from '@tessera/kit';
-import { accountName, fund, orderFlow, send, type FlowOptions } from '../bench/order-flow.ts';
-import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
-import type { Execution, OrderStatus } from '../src/core/messages.ts';
-import { executionView } from '../src/core/views.ts';
-import { ExchangeService, type OrderView } from '../src/service.ts';
-import { rules, T0 } from './core/exchange-rules.ts';
-
 /**
  * Finished orders and executions live in the journal's store, not in memory: every read must
  * answer what the whole day's history in memory answered (a reference computed here from the
  * events, the way the old in-memory reads did), before and after its batch is durable, after a
- * restart from a snapshot and after a replay of the whole journal.
+ * restart from a snapshot and after a replay of the whole journal. Those finished since the last
+ * snapshot are held in memory, the others stored by the snapshots: the pages cross both.
  */
-function tempFile(t: Test): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ex-finished-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, 'exchange.db');
-}
-
-function open(file: string, snapshotEvery: number, from = T0): ExchangeService {
-  let now = from;
-  const journal = new SqliteJournal(openSqlite(file, { synchronous: 'normal' }));
-  return ExchangeService.open({ rules: rules(), journal, now: () => now++, snapshotEvery });
-}
-
-const flow: FlowOptions = { seed: 7, accounts: 4, symbols: ['AAPL', 'MSFT'], mid: 100 };
-const ACCOUNTS = Array.from({ length: flow.accounts }, (_, i) => accountName(i));
-const STATUSES: Array<OrderStatus | undefined> = [undefined, 'new', 'completed', 'canceled'];
-
-/** What the events said: every order id of each account, and every execution. */
-interface History {
-  readonly ids: Map<string, number[]>;
-  readonly executions: Execution[];
-}
-
-function record(service: ExchangeService): History {
-  const history: History = { ids: new Map(), executions: [] };
-  service.subscribe((events) => {
-    for (const e of events) {
-      if (e.type === 'order.accepted') {
-        const ids = history.ids.get(e.order.account) ?? [];
-        history.ids.set(e.order.account, [...ids, e.order.id]);
-      } else if (e.type === 'execution') history.executions.push(e.execution);
-    }
-  });
-  return history;
-}
-
-/** The old in-memory page: walk every id of the account, filter, stop at `limit`. */
-function referencePage(
-  all: readonly OrderView[],
-  status: OrderStatus | undefined,
-  symbol: string | undefined,
-  after: number | undefined,
-  limit: number,
-): { data: OrderView[]; next_cursor: number | null } {
-  const data: OrderView[] = [];
-  let i = after === undefined ? 0 : all.findIndex((o) => o.id > after);
-  if (i < 0) i = all.length;
-  for (; i < all.length && data.length < limit; i++) {
-    const order = all[i]!;
-    if (status !== undefined && order.status !== status) continue;
-    if (symbol !== undefined && order.symbol !== symbol) continue;
-    data.push(order);
-  }
-  return { data, next_cursor: i < all.length && data.length === limit ? data[data.length - 1]!.id : null };
-}
-
-/** Every read of every account, as one JSON string. */
-function reads(service: ExchangeService, history: History): string {
-  const out: unknown[] = [];
-  for (const account of ACCOUNTS) {
-    const ids = history.ids.get(account) ?? [];
-    const all = ids.map((id) => service.order(account, id));
-    out.push(all);
-    for (const status of STATUSES) {
-      for (const symbol of [undefined, 'AAPL']) {
-        for (const limit of [1, 3, 1000]) {
-          let after: number | undefined;
-          for (let pages = 0; pages < 400; pages++) {
-            const page = service.orders(account, {
-              limit,
-              ...(status === undefined ? {} : { status }),
-              ...(symbol === undefined ? {} : { symbol }),
-              ...(after === undefined ? {} : { after }),
-            });
-            out.push(page);
-            if (page.next_cursor === null) break;
-            after = page.next_cursor;
-          }
-        }
-      }
-    }
-    out.push(service.executions(account));
-    out.push(service.executions(account, { symbol: 'MSFT', orderId: ids[3] ?? 0 }));
-    out.push(service.tradeReport(account, '2026-11-23'));
-  }
-  return JSON.stringify(out);
-}
+import t, { type Test } from 'tap';
+import { openSqlite, ProblemError } from '@tessera/kit';
+import { fund, orderFlow, send } from '../bench/order-flow.ts';
+import { executionView } from '../src/core/views.ts';
+import type { ExchangeService } from '../src/service.ts';
+import { T0 } from './core/exchange-rules.ts';
+import {
+  ACCOUNTS,
+  flow,
+  open,
+  reads,
+  record,
+  referencePage,
+  STATUSES,
+  tempFile,
+  type History,
+} from './finished-reads-fixtures.ts';
 
 /** The same reads computed the old way: from the whole history. */
 function expected(service: ExchangeService, history: History, t: Test): void {
@@ -148,6 +68,16 @@ t.test('finished orders and executions read as before, across a snapshot and res
     await service.durable();
     t.equal(reads(service, known), unwritten, `turn ${turn}: the same before and after the commit`);
   }
+  const stored = openSqlite(file);
+  const rows = (table: string) =>
+    (stored.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const storedExecutions = rows('executions');
+  t.ok(
+    storedExecutions > 0 && storedExecutions < history.executions.length,
+    `${storedExecutions} of ${history.executions.length} executions stored by the snapshots, the rest held`,
+  );
+  t.ok(rows('finished_orders') > 0, 'finished orders stored by the snapshots');
+  stored.close();
   const finished = service.orders(ACCOUNTS[0]!, { status: 'completed', limit: 1000 }).data.length;
   t.ok(finished > 10, `${finished} completed orders of one account`);
   t.ok(history.executions.length > 100, `${history.executions.length} executions`);

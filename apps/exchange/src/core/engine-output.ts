@@ -17,7 +17,7 @@ import {
 } from './codes.ts';
 import type { MatchingEngine } from './engine.ts';
 import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './messages.ts';
-import type { AccountState } from './order-manager.ts';
+import type { AccountState, Retiring } from './order-manager.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
 import { executionLine, orderLine, type RetiredDigest } from './retired-digest.ts';
@@ -34,6 +34,7 @@ export interface OutputTarget {
   readonly tapes: ReadonlyMap<string, TradeTape>;
   readonly clock: SessionClock;
   readonly retired: RetiredDigest;
+  readonly retiring: Retiring;
   nextExecutionId: number;
 }
 
@@ -148,8 +149,9 @@ function fill(
     at: batch.at,
     seq: batch.seq,
   };
-  // Out of the state: the event takes it to the journal's store; the digest keeps its trace.
+  // Out of the state: `retiring` takes it to the journal's store; the digest keeps its trace.
   target.retired.add(executionLine(execution));
+  target.retiring.execution(execution);
   if (batch.record) batch.events.push({ v: 1, type: 'execution', seq: batch.seq, at: batch.at, execution });
 }
 
@@ -181,7 +183,7 @@ function canceled(
 }
 
 /**
- * A filled or canceled order leaves the state: the event takes it to the journal's store, its
+ * A filled or canceled order leaves the state: `retiring` takes it to the journal's store, its
  * client order id goes with it, and the digest keeps its trace.
  */
 function finished(target: OutputTarget, order: Order): void {
@@ -190,6 +192,7 @@ function finished(target: OutputTarget, order: Order): void {
   target.orders.delete(order.id);
   if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
   target.retired.add(orderLine(order));
+  target.retiring.order(order);
 }
 
 /**

@@ -8,8 +8,8 @@
  * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders and their
  * client order ids. Per symbol: the matching engine and the trade tape. Executions, and orders
  * once filled or canceled, leave the state as they happen (the events carry them to the
- * journal's store, which the checks ask through `finished`) and are folded into `retired`, so
- * the state digest still covers them.
+ * journal's store, which the checks ask through `finished`), handed to `retiring` and folded
+ * into `retired`, so the state digest still covers them.
  */
 import { ClientOrderIds } from './client-order-ids.ts';
 import { MSG_CANCEL, MSG_NEW, SIDE_BUY, SIDE_SELL } from './codes.ts';
@@ -22,6 +22,7 @@ import type {
   Command,
   Deposit,
   ExchangeEvent,
+  Execution,
   KillSwitch,
   NewOrder,
   Order,
@@ -66,6 +67,17 @@ export interface FinishedOrders {
 
 const NO_FINISHED: FinishedOrders = { order: () => undefined, byClientId: () => [] };
 
+/**
+ * Where what leaves the state goes, as it leaves (replays included: unlike events, never turned
+ * off). The service hands it to the journal, which holds it until the next snapshot stores it.
+ */
+export interface Retiring {
+  order(order: Order): void;
+  execution(execution: Execution): void;
+}
+
+export const NO_RETIRING: Retiring = { order: () => {}, execution: () => {} };
+
 export interface Applied {
   readonly events: ExchangeEvent[];
   /** Set when the command was refused while being applied (the engine's own checks). */
@@ -86,6 +98,8 @@ export class OrderManager {
   retired = new RetiredDigest();
   /** Where the checks find finished orders (the service gives the journal's store). */
   finished: FinishedOrders = NO_FINISHED;
+  /** Where finished orders and executions go as they leave the state. */
+  retiring: Retiring = NO_RETIRING;
   /** The sequence number of the last command applied. */
   seq = 0;
   /** The time of the last command applied: the sequencer never stamps an earlier one. */

@@ -8,16 +8,23 @@
  * orders: a day's state outgrows one string (V8's limit is 512 MiB, reached near 1.6 M commands),
  * and parts are hashed, stored and parsed one at a time. `snapshotState` (one value) remains for
  * tests and for snapshots stored whole before parts existed. Executions and finished orders are
- * not state any more (they are in the journal's store): a snapshot carries their running hash,
- * and those of an older snapshot are read and dropped.
+ * not state any more (they are in the journal's store): a snapshot carries their running hash.
+ * Those of a snapshot written before (its orders not open, its accounts' executions) are handed
+ * to `retiring` on restore, as if they had just left the state, so the next snapshot stores them.
  */
 import { createHash } from 'node:crypto';
 import { ClientOrderIds } from './client-order-ids.ts';
 import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
-import { OrderManager, type AccountState, type ExchangeRules } from './order-manager.ts';
+import {
+  NO_RETIRING,
+  OrderManager,
+  type AccountState,
+  type ExchangeRules,
+  type Retiring,
+} from './order-manager.ts';
+import { executionLine, orderLine, RetiredDigest } from './retired-digest.ts';
 import type { Exposure } from './risk.ts';
-import { RetiredDigest } from './retired-digest.ts';
 import { CrossingBounds } from './self-trade.ts';
 import { TradeTape } from './trade-tape.ts';
 import type { Position } from './wallet.ts';
@@ -76,8 +83,15 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
   };
 }
 
-/** Rebuilds the state under `rules` (a symbol added to the configuration since starts empty). */
-export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): OrderManager {
+/**
+ * Rebuilds the state under `rules` (a symbol added to the configuration since starts empty);
+ * what an older snapshot still holds of finished orders and executions goes to `retiring`.
+ */
+export function restoreState(
+  rules: ExchangeRules,
+  snapshot: StateSnapshot,
+  retiring: Retiring = NO_RETIRING,
+): OrderManager {
   if (snapshot.v !== 1) throw new RangeError(`unknown snapshot version ${String(snapshot.v)}`);
   const engines = new Map(snapshot.engines.map((s) => [s.spec.symbol, MatchingEngine.restore(s)]));
   const manager = new OrderManager(rules, engines);
@@ -94,6 +108,8 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
     manager.tapes.set(symbol, tape);
   }
   for (const order of snapshot.orders) if (order.status === 'new') manager.orders.set(order.id, { ...order });
+  manager.retiring = retiring;
+  retireOlder(manager, snapshot);
   for (const a of snapshot.accounts) {
     const account: AccountState = {
       id: a.id,
@@ -115,6 +131,26 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
     manager.accounts.set(a.id, account);
   }
   return manager;
+}
+
+/**
+ * A snapshot from before finished orders and executions left the state holds them: they leave
+ * now, executions then orders, each in id order (a fixed order, so the digest is the same at
+ * every restart from it).
+ */
+function retireOlder(manager: OrderManager, snapshot: StateSnapshot): void {
+  const executions: Execution[] = [];
+  for (const a of snapshot.accounts) for (const e of a.executions ?? []) executions.push(e);
+  executions.sort((a, b) => a.id - b.id);
+  for (const e of executions) {
+    manager.retired.add(executionLine(e));
+    manager.retiring.execution(e);
+  }
+  for (const order of snapshot.orders) {
+    if (order.status === 'new') continue;
+    manager.retired.add(orderLine(order));
+    manager.retiring.order({ ...order });
+  }
 }
 
 /** Orders per part: ~2 MB of JSON, far from the string limit, few parts a day. */
@@ -145,16 +181,21 @@ export function* snapshotParts(manager: OrderManager, rowsPerPart = ROWS_PER_PAR
 }
 
 /** Rebuilds the state from `snapshotParts`' parts, or from one snapshot stored whole (v 1). */
-export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): OrderManager {
+export function restoreParts(
+  rules: ExchangeRules,
+  parts: Iterable<string>,
+  retiring: Retiring = NO_RETIRING,
+): OrderManager {
   let head: Head | undefined;
   const engines: EngineSnapshot[] = [];
   const tapes: Array<StateSnapshot['tapes'][number]> = [];
   const orders: Order[] = [];
   const accounts: AccountSnapshot[] = [];
+  const executionsOf = new Map<string, Execution[]>();
   for (const text of parts) {
     const value = JSON.parse(text) as SnapshotPart | StateSnapshot;
     if (head === undefined) {
-      if ('v' in value && value.v === 1) return restoreState(rules, value);
+      if ('v' in value && value.v === 1) return restoreState(rules, value, retiring);
       if (!('v' in value) || value.v !== 2) {
         throw new RangeError(`unknown snapshot version ${String((value as { v?: unknown }).v)}`);
       }
@@ -163,12 +204,21 @@ export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): Ord
     else if ('tape' in value) tapes.push(value.tape);
     // One push per row: spreading a long array into push() would overflow the stack.
     else if ('orders' in value) for (const order of value.orders) orders.push(order);
-    else if ('account' in value) accounts.push(value.account);
-    else if ('executions' in value) continue;
-    else throw new RangeError(`snapshot: unknown part ${text.slice(0, 40)}`);
+    else if ('account' in value) {
+      const executions: Execution[] = [];
+      executionsOf.set(value.account.id, executions);
+      accounts.push({ ...value.account, executions });
+    } else if ('executions' in value) {
+      // Written by older versions only: retired on restore.
+      const [account, rows] = value.executions;
+      const executions = executionsOf.get(account);
+      if (executions === undefined)
+        throw new RangeError(`snapshot: executions of unknown account ${account}`);
+      for (const row of rows) executions.push(row);
+    } else throw new RangeError(`snapshot: unknown part ${text.slice(0, 40)}`);
   }
   if (head === undefined) throw new RangeError('snapshot: no parts');
-  return restoreState(rules, { ...head, v: 1, engines, tapes, orders, accounts });
+  return restoreState(rules, { ...head, v: 1, engines, tapes, orders, accounts }, retiring);
 }
 
 /**

@@ -102,11 +102,20 @@ t.test('a snapshot stored whole (before parts) still restores; a bad one is refu
   t.throws(() => restoreParts(rules(), []), /no parts/);
   t.throws(() => restoreParts(rules(), ['{"v":3}']), /unknown snapshot version 3/);
   const [head, ...rest] = [...snapshotParts(desk.manager, 1)];
-  const older = [head!, ...rest, '{"executions":["bob",[{"id":1}]]}'];
-  t.equal(
-    stateDigest(restoreParts(rules(), older)),
-    stateDigest(desk.manager),
-    "an older snapshot's executions are read and dropped (the journal's store has them)",
+  // An older snapshot's executions (in parts after their account's) leave the state on restore.
+  const bob = rest.findIndex((p) => p.startsWith('{"account":{"id":"bob"'));
+  const stray = { ...desk.executions[0]!, id: 1_000, account: 'bob' };
+  const older = [head!, ...rest.slice(0, bob + 1), `{"executions":["bob",[${JSON.stringify(stray)}]]}`];
+  const retired: unknown[] = [];
+  const restored = restoreParts(rules(), [...older, ...rest.slice(bob + 1)], {
+    order: (order) => retired.push(order),
+    execution: (execution) => retired.push(execution),
+  });
+  t.same(retired, [stray], "an older snapshot's executions go to `retiring`");
+  t.not(stateDigest(restored), stateDigest(desk.manager), 'and into the fold');
+  t.throws(
+    () => restoreParts(rules(), [head!, `{"executions":["nobody",[]]}`]),
+    /executions of unknown account/,
   );
   t.throws(() => restoreParts(rules(), [head!, '{"ledger":[]}']), /unknown part/);
 });

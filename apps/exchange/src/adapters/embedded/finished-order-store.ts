@@ -1,14 +1,14 @@
 /**
  * The finished orders' store in journal.db: an order that filled or was canceled leaves the
- * in-memory state and is inserted here by the journal's batch writer, in the transaction of the
- * batch whose command finished it (so the store and the journal never disagree). A finished
- * order never changes again: a row is written once. Reads add the orders finished but not yet
- * committed (the same record either way: a batch committed by the writer thread while still
- * listed as unwritten is read once).
+ * in-memory state, is held by the journal until the next snapshot (held-records.ts), and is
+ * inserted by that snapshot's transaction, sorted by id with the rest. A finished order never
+ * changes again: a row is written once. Reads add the orders held in memory (the same record
+ * either way: a generation whose snapshot has committed but is still held is read once).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Order } from '../../core/messages.ts';
 import type { FinishedQuery } from '../../ports.ts';
+import type { Generation } from './held-records.ts';
 
 export function ensureFinishedOrderStore(db: DatabaseSync): void {
   db.exec(`
@@ -26,20 +26,27 @@ export function ensureFinishedOrderStore(db: DatabaseSync): void {
   `);
 }
 
-/** The insert of a batch's finished orders (a JSON array of them), for the batch writer. */
+/** The insert of a JSON array of finished orders (many rows, one statement), for the snapshot's transaction. */
 export const insertFinishedOrders = (db: DatabaseSync): StatementSync =>
   db.prepare(`INSERT INTO finished_orders (id, account, symbol, status, client_order_id, body)
     SELECT value->>'id', value->>'account', value->>'symbol', value->>'status', value->>'clientOrderId', value
     FROM json_each(?)`);
 
-/** The orders finished but not known to be committed (the batch with the writer, the one gathering). */
-export type Unwritten = ReadonlyArray<ReadonlyMap<number, Order>>;
-
-const matches = (order: Order, account: string, query: FinishedQuery): boolean =>
-  order.account === account &&
-  order.id > query.after &&
+const matches = (order: Order, query: FinishedQuery): boolean =>
   (query.status === undefined || order.status === query.status) &&
   (query.symbol === undefined || order.symbol === query.symbol);
+
+/** The index of the first order above `after` in orders sorted by id. */
+function firstAbove(orders: readonly Order[], after: number): number {
+  let low = 0;
+  let high = orders.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (orders[mid]!.id <= after) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
 
 export class FinishedOrderReads {
   readonly #byId: StatementSync;
@@ -60,17 +67,17 @@ export class FinishedOrderReads {
     );
   }
 
-  order(id: number, unwritten: Unwritten): Order | undefined {
-    for (const orders of unwritten) {
-      const pending = orders.get(id);
-      if (pending !== undefined) return pending;
+  order(id: number, held: readonly Generation[]): Order | undefined {
+    for (const generation of held) {
+      const order = generation.orders.get(id);
+      if (order !== undefined) return order;
     }
     const row = this.#byId.get(id) as { body: string } | undefined;
     return row === undefined ? undefined : (JSON.parse(row.body) as Order);
   }
 
   /** The account's first `query.limit` finished orders above `query.after` that match, in id order. */
-  page(account: string, query: FinishedQuery, unwritten: Unwritten): Order[] {
+  page(account: string, query: FinishedQuery, held: readonly Generation[]): Order[] {
     const rows = this.#page.all(
       account,
       query.after,
@@ -83,29 +90,38 @@ export class FinishedOrderReads {
       const order = JSON.parse(row.body) as Order;
       found.set(order.id, order);
     }
-    for (const orders of unwritten)
-      for (const order of orders.values()) if (matches(order, account, query)) found.set(order.id, order);
+    // Each source's first `limit` holds the first `limit` of them all.
+    for (const generation of held) {
+      const orders = generation.ordersOf(account);
+      let taken = 0;
+      for (let i = firstAbove(orders, query.after); i < orders.length && taken < query.limit; i++) {
+        const order = orders[i]!;
+        if (!matches(order, query)) continue;
+        found.set(order.id, order);
+        taken++;
+      }
+    }
     return [...found.values()].sort((a, b) => a.id - b.id).slice(0, query.limit);
   }
 
   /** Whether the account has a finished order above `after` (of any status or symbol). */
-  anyAfter(account: string, after: number, unwritten: Unwritten): boolean {
-    if (this.#anyAfter.get(account, after) !== undefined) return true;
-    for (const orders of unwritten)
-      for (const order of orders.values()) if (order.account === account && order.id > after) return true;
-    return false;
+  anyAfter(account: string, after: number, held: readonly Generation[]): boolean {
+    for (const generation of held) {
+      const orders = generation.ordersOf(account);
+      if (orders.length > 0 && orders[orders.length - 1]!.id > after) return true;
+    }
+    return this.#anyAfter.get(account, after) !== undefined;
   }
 
   /** The account's finished orders placed under a client order id, oldest first. */
-  byClientId(account: string, clientOrderId: string, unwritten: Unwritten): Order[] {
+  byClientId(account: string, clientOrderId: string, held: readonly Generation[]): Order[] {
     const found = new Map<number, Order>();
     for (const row of this.#byClientId.all(account, clientOrderId) as Array<{ body: string }>) {
       const order = JSON.parse(row.body) as Order;
       found.set(order.id, order);
     }
-    for (const orders of unwritten)
-      for (const order of orders.values())
-        if (order.account === account && order.clientOrderId === clientOrderId) found.set(order.id, order);
+    for (const generation of held)
+      for (const order of generation.byClientId(account, clientOrderId)) found.set(order.id, order);
     return [...found.values()].sort((a, b) => a.id - b.id);
   }
 }

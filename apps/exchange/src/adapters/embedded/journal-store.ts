@@ -8,18 +8,13 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Command, Order } from '../../core/messages.ts';
 import type { FinishedQuery, StoredExecution, StoredSnapshot } from '../../ports.ts';
 import { decodeCommands } from './command-codec.ts';
-import {
-  ensureExecutionStore,
-  ExecutionStoreReads,
-  insertExecutions,
-  type ExecutionRow,
-} from './execution-store.ts';
+import { ensureExecutionStore, ExecutionStoreReads, insertExecutions } from './execution-store.ts';
 import {
   ensureFinishedOrderStore,
   FinishedOrderReads,
   insertFinishedOrders,
-  type Unwritten,
 } from './finished-order-store.ts';
+import type { ExecutionRow, Generation, StoredRows } from './held-records.ts';
 
 export type { ExecutionRow };
 
@@ -33,11 +28,11 @@ export interface JournalBatch {
   readonly lastSeq: number;
   /** The encoded commands, comma-separated (command-codec.ts); empty when the batch has none. */
   readonly commands: string;
-  /** JSON of the batch's ExecutionRows (kept in the batch's row and in the executions store). */
+  /** JSON of the batch's ExecutionRows. */
   readonly executions: string;
-  /** JSON of the orders the batch's commands finished (the finished orders' store). */
-  readonly finished: string;
   readonly snapshot?: StoredSnapshot;
+  /** With a snapshot: the executions and finished orders up to it, inserted in its transaction. */
+  readonly stored?: StoredRows;
 }
 
 /** Creates the journal's tables if they are missing (idempotent; any connection may call it). */
@@ -117,30 +112,26 @@ export class JournalReads {
     }
   }
 
-  /** The account's stored executions (of one order), then those of `unwritten` (see ExecutionStoreReads). */
-  executionsOf(
-    account: string,
-    orderId: number | undefined,
-    unwritten: Iterable<ExecutionRow>,
-  ): StoredExecution[] {
-    return this.#executions.executionsOf(account, orderId, unwritten);
+  /** The account's executions (of one order), stored and `held` (see ExecutionStoreReads). */
+  executionsOf(account: string, orderId: number | undefined, held: readonly Generation[]): StoredExecution[] {
+    return this.#executions.executionsOf(account, orderId, held);
   }
 
-  /** The finished orders' store, with `unwritten` (see FinishedOrderReads). */
-  finishedOrder(id: number, unwritten: Unwritten): Order | undefined {
-    return this.#finished.order(id, unwritten);
+  /** The finished orders, stored and `held` (see FinishedOrderReads). */
+  finishedOrder(id: number, held: readonly Generation[]): Order | undefined {
+    return this.#finished.order(id, held);
   }
 
-  finishedOrders(account: string, query: FinishedQuery, unwritten: Unwritten): Order[] {
-    return this.#finished.page(account, query, unwritten);
+  finishedOrders(account: string, query: FinishedQuery, held: readonly Generation[]): Order[] {
+    return this.#finished.page(account, query, held);
   }
 
-  hasFinishedAfter(account: string, after: number, unwritten: Unwritten): boolean {
-    return this.#finished.anyAfter(account, after, unwritten);
+  hasFinishedAfter(account: string, after: number, held: readonly Generation[]): boolean {
+    return this.#finished.anyAfter(account, after, held);
   }
 
-  finishedByClientId(account: string, clientOrderId: string, unwritten: Unwritten): Order[] {
-    return this.#finished.byClientId(account, clientOrderId, unwritten);
+  finishedByClientId(account: string, clientOrderId: string, held: readonly Generation[]): Order[] {
+    return this.#finished.byClientId(account, clientOrderId, held);
   }
 
   latestSnapshot(): StoredSnapshot | undefined {
@@ -186,11 +177,12 @@ export class JournalBatchWriter {
       this.#db.exec('BEGIN IMMEDIATE');
       if (batch.commands.length > 0) {
         this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands, batch.executions);
-        this.#insertExecutions.run(batch.executions);
-        this.#insertFinished.run(batch.finished);
       }
-      const { snapshot } = batch;
+      const { snapshot, stored } = batch;
       if (snapshot !== undefined) {
+        // With the snapshot's parts: a restart from it finds them here, one from before derives them again.
+        for (const rows of stored?.executions ?? []) this.#insertExecutions.run(rows);
+        for (const rows of stored?.orders ?? []) this.#insertFinished.run(rows);
         snapshot.parts.forEach((body, part) => this.#insertPart.run(snapshot.seq, part, body));
         this.#pruneParts.run();
         this.#pruneWhole.run();

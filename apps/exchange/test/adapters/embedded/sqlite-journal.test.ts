@@ -36,7 +36,7 @@ t.test('appends of one turn share one commit; replay gives them back in order', 
   );
   const executions: unknown[] = [];
   journal.executions((row) => executions.push(row));
-  t.same(executions, [[1, 2, 1, 'a', 'AAPL', 'buy', 10, 1, 5, 2]]);
+  t.same(executions, [[1, 2, 1, 'a', 'AAPL', 'buy', 10, 1, 5]]);
   journal.append(3, deposit(3));
   await journal.commit();
   const seen: Array<[number, Command]> = [];
