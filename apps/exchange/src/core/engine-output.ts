@@ -20,7 +20,7 @@ import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './mess
 import type { AccountState, Retiring } from './order-manager.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
-import { executionLine, orderLine, type RetiredDigest } from './retired-digest.ts';
+import type { RetiredDigest } from './retired-digest.ts';
 import { recordFill } from './risk.ts';
 import type { TradeTape } from './trade-tape.ts';
 import type { SessionClock } from './trading-hours.ts';
@@ -150,7 +150,7 @@ function fill(
     seq: batch.seq,
   };
   // Out of the state: `retiring` takes it to the journal's store; the digest keeps its trace.
-  target.retired.add(executionLine(execution));
+  target.retired.add(execution);
   target.retiring.execution(execution);
   if (batch.record) batch.events.push({ v: 1, type: 'execution', seq: batch.seq, at: batch.at, execution });
 }
@@ -191,7 +191,7 @@ function finished(target: OutputTarget, order: Order): void {
   account.open.delete(order.id);
   target.orders.delete(order.id);
   if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
-  target.retired.add(orderLine(order));
+  target.retired.add(order);
   target.retiring.order(order);
 }
 

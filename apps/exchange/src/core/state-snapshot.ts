@@ -23,7 +23,7 @@ import {
   type ExchangeRules,
   type Retiring,
 } from './order-manager.ts';
-import { executionLine, orderLine, RetiredDigest } from './retired-digest.ts';
+import { RetiredDigest } from './retired-digest.ts';
 import type { Exposure } from './risk.ts';
 import { CrossingBounds } from './self-trade.ts';
 import { TradeTape } from './trade-tape.ts';
@@ -143,12 +143,12 @@ function retireOlder(manager: OrderManager, snapshot: StateSnapshot): void {
   for (const a of snapshot.accounts) for (const e of a.executions ?? []) executions.push(e);
   executions.sort((a, b) => a.id - b.id);
   for (const e of executions) {
-    manager.retired.add(executionLine(e));
+    manager.retired.add(e);
     manager.retiring.execution(e);
   }
   for (const order of snapshot.orders) {
     if (order.status === 'new') continue;
-    manager.retired.add(orderLine(order));
+    manager.retired.add(order);
     manager.retiring.order({ ...order });
   }
 }
