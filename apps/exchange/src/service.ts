@@ -9,12 +9,14 @@
  *   7. once the batch is durable, the caller gets its answer and subscribers get the events.
  * Opening replays: the latest snapshot, then every journaled command after it, through the same
  * `apply`, so books, orders, wallets and risk counters come back exactly (stateDigest proves it).
+ * Executions and finished orders are not in the state: the journal holds them until the next
+ * snapshot stores them, and answers their reads (the order manager keeps the open state).
  * If a commit fails, memory is ahead of the journal: the service refuses everything from then on
  * (EX_JOURNAL_FAILED), and a restart replays what the journal holds.
  */
 import type { ProblemError } from '@tessera/kit';
 import type { Command, ExchangeEvent, Order, OrderStatus, Side } from './core/messages.ts';
-import { OrderManager, type ExchangeRules } from './core/order-manager.ts';
+import { OrderManager, type ExchangeRules, type Retiring } from './core/order-manager.ts';
 import type { Refusal } from './core/order-checks.ts';
 import {
   candles,
@@ -105,13 +107,31 @@ export class ExchangeService {
 
   /** Rebuilds the state from the journal (latest snapshot + the commands after it). */
   static open(options: ExchangeServiceOptions): ExchangeService {
-    const stored = options.journal.latestSnapshot();
+    const { journal } = options;
+    // What leaves the state during the restore and the replay is journaled already: held only,
+    // until the next snapshot stores it.
+    const replayed: Retiring = {
+      order: (order) => journal.appendFinished(order),
+      execution: (execution) => journal.keepExecution(execution),
+    };
+    const stored = journal.latestSnapshot();
     const manager =
-      stored === undefined ? new OrderManager(options.rules) : restoreParts(options.rules, stored.parts);
+      stored === undefined
+        ? new OrderManager(options.rules)
+        : restoreParts(options.rules, stored.parts, replayed);
+    manager.retiring = replayed;
+    manager.finished = {
+      order: (id) => journal.finishedOrder(id),
+      byClientId: (account, clientOrderId) => journal.finishedByClientId(account, clientOrderId),
+    };
     // A replay's events went out when the commands first ran: not built again.
     manager.recordEvents = false;
-    options.journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
+    journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
     manager.recordEvents = true;
+    manager.retiring = {
+      order: (order) => journal.appendFinished(order),
+      execution: (execution) => journal.appendExecution(execution),
+    };
     return new ExchangeService(options, manager);
   }
 
@@ -140,7 +160,7 @@ export class ExchangeService {
         ? { v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity }
         : { v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity, clientOrderId },
     );
-    return manager.orders.get(orderId)!;
+    return this.#find(orderId)!;
   }
 
   /** Resolves when every command so far is durable (and its events are published). */
@@ -159,7 +179,7 @@ export class ExchangeService {
     const refusal = this.#manager.checkCancel(account, orderId);
     if (refusal !== undefined) throw problem(refusal);
     this.#sequence({ v: 1, type: 'order.cancel', at: this.#at(), account, orderId });
-    return this.#manager.orders.get(orderId)!;
+    return this.#find(orderId)!;
   }
 
   async cancelOrder(account: string, orderId: number): Promise<OrderView> {
@@ -224,32 +244,56 @@ export class ExchangeService {
   }
 
   #own(account: string, orderId: number): Order | undefined {
-    const order = this.#manager.orders.get(orderId);
+    const order = this.#find(orderId);
     return order !== undefined && order.account === account ? order : undefined;
   }
 
-  /** The caller's orders, oldest first, a page at a time (`next_cursor` is the `after` of the next page). */
+  /** An order open (the state) or finished (the journal's store). */
+  #find(orderId: number): Order | undefined {
+    return this.#manager.orders.get(orderId) ?? this.#journal.finishedOrder(orderId);
+  }
+
+  /**
+   * The caller's orders, oldest first, a page at a time (`next_cursor` is the `after` of the next
+   * page, given when the page is full and the account has any order after it): the open ones
+   * from the state merged with the finished ones from the journal's store.
+   */
   orders(account: string, query: OrderQuery = {}): { data: OrderView[]; next_cursor: number | null } {
-    const ids = this.#manager.account(account)?.orders ?? [];
+    const open = this.#manager.account(account)?.open;
     const limit = query.limit ?? 100;
-    const data: OrderView[] = [];
-    let i = query.after === undefined ? 0 : firstAbove(ids, query.after);
-    for (; i < ids.length && data.length < limit; i++) {
-      const order = this.#manager.orders.get(ids[i]!)!;
-      if (query.status !== undefined && order.status !== query.status) continue;
-      if (query.symbol !== undefined && order.symbol !== query.symbol) continue;
-      data.push(orderView(order));
+    const after = query.after ?? Number.MIN_SAFE_INTEGER;
+    const { status, symbol } = query;
+    const opened: Order[] = [];
+    if (open !== undefined && (status === undefined || status === 'new')) {
+      for (const order of open.values()) {
+        if (opened.length === limit) break;
+        if (order.id > after && (symbol === undefined || order.symbol === symbol)) opened.push(order);
+      }
     }
-    return { data, next_cursor: i < ids.length && data.length === limit ? data[data.length - 1]!.id : null };
+    const finished =
+      status === 'new'
+        ? []
+        : this.#journal.finishedOrders(account, {
+            after,
+            limit,
+            ...(status === undefined ? {} : { status }),
+            ...(symbol === undefined ? {} : { symbol }),
+          });
+    const data = mergeById(opened, finished, limit).map(orderView);
+    const last = data[data.length - 1]?.id;
+    const more =
+      last !== undefined &&
+      data.length === limit &&
+      (anyAbove(open, last) || this.#journal.hasFinishedAfter(account, last));
+    return { data, next_cursor: more ? last : null };
   }
 
   executions(account: string, query: ExecutionQuery = {}): { executions: ExecutionView[] } {
-    const all = this.#manager.account(account)?.executions ?? [];
-    const executions = all
+    const executions = this.#journal
+      .executionsOf(account, query.orderId)
       .filter(
         (e) =>
           (query.symbol === undefined || e.symbol === query.symbol) &&
-          (query.orderId === undefined || e.orderId === query.orderId) &&
           (query.startTime === undefined || e.at >= query.startTime) &&
           (query.endTime === undefined || e.at < query.endTime),
       )
@@ -261,8 +305,8 @@ export class ExchangeService {
   tradeReport(account: string, day: string): TradeReportRow[] {
     const manager = this.#manager;
     return tradeReport(
-      manager.account(account)?.executions ?? [],
-      (orderId) => manager.orders.get(orderId)!,
+      this.#journal.executionsOf(account),
+      (orderId) => this.#find(orderId)!,
       day,
       (at) => manager.clock.at(at).day,
     );
@@ -313,7 +357,7 @@ export class ExchangeService {
   feedUpdates(events: readonly ExchangeEvent[]): FeedUpdates {
     return feedUpdates(events, {
       l1: (symbol) => this.l1(symbol),
-      order: (orderId) => orderView(this.#manager.orders.get(orderId)!),
+      order: (orderId) => orderView(this.#find(orderId)!),
     });
   }
 
@@ -354,9 +398,8 @@ export class ExchangeService {
     const manager = this.#manager;
     const seq = manager.seq + 1;
     this.#journal.append(seq, command);
+    // What leaves the state goes to the journal through the manager's `retiring` (open()).
     const { events, refusal } = manager.apply(seq, command);
-    for (const event of events)
-      if (event.type === 'execution') this.#journal.appendExecution(event.execution);
     if (seq % this.#snapshotEvery === 0) this.#snapshot(seq);
     this.#publish(events);
     if (refusal !== undefined) throw problem(refusal);
@@ -400,19 +443,24 @@ export class ExchangeService {
 
   #canceledIn(events: readonly ExchangeEvent[]): OrderView[] {
     const views: OrderView[] = [];
-    for (const e of events)
-      if (e.type === 'order.canceled') views.push(orderView(this.#manager.orders.get(e.orderId)!));
+    for (const e of events) if (e.type === 'order.canceled') views.push(orderView(e.order));
     return views;
   }
 }
 
-function firstAbove(ids: readonly number[], after: number): number {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (ids[mid]! <= after) low = mid + 1;
-    else high = mid;
+/** The first `limit` orders of two runs in id order, in id order. */
+function mergeById(a: readonly Order[], b: readonly Order[], limit: number): Order[] {
+  const merged: Order[] = [];
+  let i = 0;
+  let j = 0;
+  while (merged.length < limit && (i < a.length || j < b.length)) {
+    if (j === b.length || (i < a.length && a[i]!.id < b[j]!.id)) merged.push(a[i++]!);
+    else merged.push(b[j++]!);
   }
-  return low;
+  return merged;
+}
+
+function anyAbove(open: ReadonlyMap<number, Order> | undefined, id: number): boolean {
+  if (open !== undefined) for (const key of open.keys()) if (key > id) return true;
+  return false;
 }

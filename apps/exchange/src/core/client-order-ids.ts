@@ -1,11 +1,11 @@
 /**
- * An account's client order ids (FIX ClOrdID, tag 11) of the current trading day, each with the
- * order it placed. FIX 4.4 asks a ClOrdID to be unique per session and trading day, so that is
- * how long one is kept: the first order of a new trading day forgets the previous day's, which
- * bounds the memory to one day's orders of the account (every order of the day, open or not: a
- * resend of an order that filled at once must still be recognised). It is state of the order
- * manager: recorded when an order command is applied, so the journal's replay (and a snapshot)
- * rebuilds it exactly.
+ * An account's client order ids (FIX ClOrdID, tag 11) of its open orders of the current trading
+ * day, each with the order it placed. FIX 4.4 asks a ClOrdID to be unique per session and trading
+ * day: the first order of a new trading day forgets the previous day's, and an order that
+ * finishes takes its id to the finished orders' store (where a resend of an order that filled at
+ * once is still recognised), so the memory is bounded by the open orders. It is state of the
+ * order manager: recorded when an order command is applied, so the journal's replay (and a
+ * snapshot) rebuilds it exactly.
  */
 export class ClientOrderIds {
   /** The trading day the ids belong to (YYYY-MM-DD), '' before the first. */
@@ -24,6 +24,11 @@ export class ClientOrderIds {
       this.#orders.clear();
     }
     if (!this.#orders.has(clientOrderId)) this.#orders.set(clientOrderId, orderId);
+  }
+
+  /** The order finished: its id is the store's to answer from now on. */
+  forget(clientOrderId: string, orderId: number): void {
+    if (this.#orders.get(clientOrderId) === orderId) this.#orders.delete(clientOrderId);
   }
 
   get size(): number {

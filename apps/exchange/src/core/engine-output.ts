@@ -17,9 +17,10 @@ import {
 } from './codes.ts';
 import type { MatchingEngine } from './engine.ts';
 import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './messages.ts';
-import type { AccountState } from './order-manager.ts';
+import type { AccountState, Retiring } from './order-manager.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
+import type { RetiredDigest } from './retired-digest.ts';
 import { recordFill } from './risk.ts';
 import type { TradeTape } from './trade-tape.ts';
 import type { SessionClock } from './trading-hours.ts';
@@ -32,6 +33,8 @@ export interface OutputTarget {
   readonly engines: ReadonlyMap<string, MatchingEngine>;
   readonly tapes: ReadonlyMap<string, TradeTape>;
   readonly clock: SessionClock;
+  readonly retired: RetiredDigest;
+  readonly retiring: Retiring;
   nextExecutionId: number;
 }
 
@@ -76,7 +79,7 @@ export function readOutput(
       case OUT_COMPLETED: {
         const order = target.orders.get(r[o + 3]!)!;
         order.status = 'completed';
-        target.accounts.get(order.account)!.open.delete(order.id);
+        finished(target, order);
         if (batch.record)
           batch.events.push({
             v: 1,
@@ -86,6 +89,7 @@ export function readOutput(
             orderId: order.id,
             account: order.account,
             symbol,
+            order,
           });
         break;
       }
@@ -145,7 +149,9 @@ function fill(
     at: batch.at,
     seq: batch.seq,
   };
-  account.executions.push(execution);
+  // Out of the state: `retiring` takes it to the journal's store; the digest keeps its trace.
+  target.retired.add(execution);
+  target.retiring.execution(execution);
   if (batch.record) batch.events.push({ v: 1, type: 'execution', seq: batch.seq, at: batch.at, execution });
 }
 
@@ -158,7 +164,7 @@ function canceled(
 ): void {
   const account = target.accounts.get(order.account)!;
   order.status = 'canceled';
-  account.open.delete(order.id);
+  finished(target, order);
   wallet.release(account.balances, order.symbol, order.side, order.price, quantity);
   account.exposure.get(order.symbol)!.open -= quantity;
   if (batch.record)
@@ -168,11 +174,25 @@ function canceled(
       seq: batch.seq,
       at: batch.at,
       orderId: order.id,
+      order,
       account: order.account,
       symbol: order.symbol,
       canceledQuantity: quantity,
       reason,
     });
+}
+
+/**
+ * A filled or canceled order leaves the state: `retiring` takes it to the journal's store, its
+ * client order id goes with it, and the digest keeps its trace.
+ */
+function finished(target: OutputTarget, order: Order): void {
+  const account = target.accounts.get(order.account)!;
+  account.open.delete(order.id);
+  target.orders.delete(order.id);
+  if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
+  target.retired.add(order);
+  target.retiring.order(order);
 }
 
 /**
@@ -192,7 +212,6 @@ function rejected(target: OutputTarget, code: number, orderId: number, expectedS
     wallet.release(account.balances, order.symbol, order.side, order.price, order.quantity);
     account.exposure.get(order.symbol)!.open -= order.quantity;
     account.open.delete(orderId);
-    account.orders.pop();
     target.orders.delete(orderId);
   }
   const result = (Object.keys(RESULT) as Array<keyof typeof RESULT>).find((name) => RESULT[name] === code)!;

@@ -113,10 +113,14 @@ export type ExchangeEvent = EventBase &
         readonly orderId: number;
         readonly account: string;
         readonly symbol: string;
+        /** The finished order, final: it leaves the state, and the journal stores it. */
+        readonly order: Order;
       }
     | {
         readonly type: 'order.canceled';
         readonly orderId: number;
+        /** The finished order, final: it leaves the state, and the journal stores it. */
+        readonly order: Order;
         readonly account: string;
         readonly symbol: string;
         readonly canceledQuantity: number;

@@ -5,8 +5,11 @@
  * stamps the command with the next sequence number, journals it, and `apply`s it. `apply` changes
  * state and returns events; applying the journal in order rebuilds the same state exactly.
  *
- * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders, the ids of
- * all its orders and its executions. Per symbol: the matching engine and the trade tape.
+ * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders and their
+ * client order ids. Per symbol: the matching engine and the trade tape. Executions, and orders
+ * once filled or canceled, leave the state as they happen (the events carry them to the
+ * journal's store, which the checks ask through `finished`), handed to `retiring` and folded
+ * into `retired`, so the state digest still covers them.
  */
 import { ClientOrderIds } from './client-order-ids.ts';
 import { MSG_CANCEL, MSG_NEW, SIDE_BUY, SIDE_SELL } from './codes.ts';
@@ -27,6 +30,7 @@ import type {
 } from './messages.ts';
 import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
 import { checkRisk, emptyExposure, type Exposure, type RiskLimits } from './risk.ts';
+import { RetiredDigest } from './retired-digest.ts';
 import { CrossingBounds, selfCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
@@ -47,15 +51,32 @@ export interface AccountState {
   readonly exposure: Map<string, Exposure>;
   /** Open orders, oldest first. */
   readonly open: Map<number, Order>;
-  /** Every order id of the account, oldest first. */
-  readonly orders: number[];
-  readonly executions: Execution[];
   killed: boolean;
-  /** Today's client order ids (FIX ClOrdID) and the orders they placed. */
+  /** Today's client order ids (FIX ClOrdID) of open orders and the orders they placed. */
   readonly clientOrderIds: ClientOrderIds;
   /** Derived from `open` (not snapshotted): spares self-trade prevention a scan. */
   readonly bounds: CrossingBounds;
 }
+
+/** The finished orders (not state: the journal's store keeps them), as the checks ask for them. */
+export interface FinishedOrders {
+  order(id: number): Order | undefined;
+  /** The account's finished orders placed under a client order id, oldest first. */
+  byClientId(account: string, clientOrderId: string): readonly Order[];
+}
+
+const NO_FINISHED: FinishedOrders = { order: () => undefined, byClientId: () => [] };
+
+/**
+ * Where what leaves the state goes, as it leaves (replays included: unlike events, never turned
+ * off). The service hands it to the journal, which holds it until the next snapshot stores it.
+ */
+export interface Retiring {
+  order(order: Order): void;
+  execution(execution: Execution): void;
+}
+
+export const NO_RETIRING: Retiring = { order: () => {}, execution: () => {} };
 
 export interface Applied {
   readonly events: ExchangeEvent[];
@@ -70,8 +91,15 @@ export class OrderManager {
   readonly clock: SessionClock;
   readonly engines = new Map<string, MatchingEngine>();
   readonly tapes = new Map<string, TradeTape>();
+  /** The open orders (an order leaves when it fills or is canceled). */
   readonly orders = new Map<number, Order>();
   readonly accounts = new Map<string, AccountState>();
+  /** The executions that left the state, folded (they are in the journal's store). */
+  retired = new RetiredDigest();
+  /** Where the checks find finished orders (the service gives the journal's store). */
+  finished: FinishedOrders = NO_FINISHED;
+  /** Where finished orders and executions go as they leave the state. */
+  retiring: Retiring = NO_RETIRING;
   /** The sequence number of the last command applied. */
   seq = 0;
   /** The time of the last command applied: the sequencer never stamps an earlier one. */
@@ -112,7 +140,9 @@ export class OrderManager {
     const session = this.clock.at(at);
     const { clientOrderId } = request;
     if (clientOrderId !== undefined && account !== undefined) {
-      const placed = account.clientOrderIds.find(session.day, clientOrderId);
+      const placed =
+        account.clientOrderIds.find(session.day, clientOrderId) ??
+        this.#finishedByClientId(accountId, clientOrderId, session.day)?.id;
       if (placed !== undefined) {
         return {
           code: 'EX_DUPLICATE_CLIENT_ORDER_ID',
@@ -156,13 +186,21 @@ export class OrderManager {
 
   /** The order an account placed today (the trading day of `at`) under a client order id. */
   orderByClientId(accountId: string, clientOrderId: string, at: number): Order | undefined {
-    const account = this.accounts.get(accountId);
-    const id = account?.clientOrderIds.find(this.clock.at(at).day, clientOrderId);
-    return id === undefined ? undefined : this.orders.get(id);
+    const day = this.clock.at(at).day;
+    const id = this.accounts.get(accountId)?.clientOrderIds.find(day, clientOrderId);
+    if (id !== undefined) return this.orders.get(id);
+    return this.#finishedByClientId(accountId, clientOrderId, day);
+  }
+
+  /** The finished order placed on `day` under a client order id (the first, as ClientOrderIds keeps). */
+  #finishedByClientId(accountId: string, clientOrderId: string, day: string): Order | undefined {
+    for (const order of this.finished.byClientId(accountId, clientOrderId))
+      if (this.clock.at(order.creationTime).day === day) return order;
+    return undefined;
   }
 
   checkCancel(accountId: string, orderId: number): Refusal | undefined {
-    const order = this.orders.get(orderId);
+    const order = this.orders.get(orderId) ?? this.finished.order(orderId);
     if (order === undefined || order.account !== accountId) {
       return { code: 'EX_ORDER_NOT_FOUND', detail: `you have no order ${orderId}` };
     }
@@ -236,8 +274,6 @@ export class OrderManager {
         balances: wallet.emptyBalances(),
         exposure: new Map(),
         open: new Map(),
-        orders: [],
-        executions: [],
         killed: false,
         clientOrderIds: new ClientOrderIds(),
         bounds: new CrossingBounds(),
@@ -292,7 +328,6 @@ export class OrderManager {
     } as const;
     const order: Order = clientOrderId === undefined ? fields : { ...fields, clientOrderId };
     this.orders.set(orderId, order);
-    account.orders.push(orderId);
     account.open.set(orderId, order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
@@ -349,7 +384,17 @@ export class OrderManager {
 
   #engineCancel(orderId: number, reason: CancelReason): Refusal | undefined {
     const order = this.orders.get(orderId);
-    if (order === undefined) return { code: 'EX_ORDER_NOT_FOUND', detail: `no order ${orderId}` };
+    if (order === undefined) {
+      // Finished (a race upstream of the checks): the engine's answer, without asking it. Only
+      // the refusal reads the store; the state changes the same whatever it holds.
+      if (this.finished.order(orderId) === undefined)
+        return { code: 'EX_ORDER_NOT_FOUND', detail: `no order ${orderId}` };
+      return {
+        code: 'EX_CANNOT_CANCEL_ALREADY_MATCHED',
+        detail: 'the matching engine answered CANNOT_CANCEL_ALREADY_MATCHED',
+        extra: { result: 'CANNOT_CANCEL_ALREADY_MATCHED' },
+      };
+    }
     const engine = this.engines.get(order.symbol)!;
     engine.out.clear();
     engine.submit(engine.nextSeq, MSG_CANCEL, orderId, 0, 0, 0);

@@ -5,15 +5,25 @@
  * byte for byte like the original.
  *
  * A snapshot is written as parts (`snapshotParts`), each a JSON string of at most `rowsPerPart`
- * orders or executions: a day's state outgrows one string (V8's limit is 512 MiB, reached near
- * 1.6 M commands), and parts are hashed, stored and parsed one at a time. `snapshotState` (one
- * value) remains for tests and for snapshots stored whole before parts existed.
+ * orders: a day's state outgrows one string (V8's limit is 512 MiB, reached near 1.6 M commands),
+ * and parts are hashed, stored and parsed one at a time. `snapshotState` (one value) remains for
+ * tests and for snapshots stored whole before parts existed. Executions and finished orders are
+ * not state any more (they are in the journal's store): a snapshot carries their running hash.
+ * Those of a snapshot written before (its orders not open, its accounts' executions) are handed
+ * to `retiring` on restore, as if they had just left the state, so the next snapshot stores them.
  */
 import { createHash } from 'node:crypto';
 import { ClientOrderIds } from './client-order-ids.ts';
 import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
-import { OrderManager, type AccountState, type ExchangeRules } from './order-manager.ts';
+import {
+  NO_RETIRING,
+  OrderManager,
+  type AccountState,
+  type ExchangeRules,
+  type Retiring,
+} from './order-manager.ts';
+import { RetiredDigest } from './retired-digest.ts';
 import type { Exposure } from './risk.ts';
 import { CrossingBounds } from './self-trade.ts';
 import { TradeTape } from './trade-tape.ts';
@@ -26,8 +36,10 @@ interface AccountSnapshot {
   readonly positions: ReadonlyArray<readonly [string, Position]>;
   readonly exposure: ReadonlyArray<readonly [string, Exposure]>;
   readonly open: readonly number[];
-  readonly orders: readonly number[];
-  readonly executions: readonly Execution[];
+  /** Only in snapshots from before finished orders left the state: dropped on restore. */
+  readonly orders?: readonly number[];
+  /** Only in snapshots from before executions left the state: dropped on restore. */
+  readonly executions?: readonly Execution[];
   readonly killed: boolean;
   /** Today's client order ids: [day, [[clientOrderId, orderId]…]] (absent in older snapshots). */
   readonly clientOrderIds?: readonly [string, ReadonlyArray<readonly [string, number]>];
@@ -39,6 +51,8 @@ export interface StateSnapshot {
   readonly lastAt: number;
   readonly nextOrderId: number;
   readonly nextExecutionId: number;
+  /** The retired executions' fold: [hash, unfolded lines] (absent in older snapshots). */
+  readonly retired?: readonly [string, readonly string[]];
   readonly engines: readonly EngineSnapshot[];
   readonly tapes: ReadonlyArray<readonly [string, readonly number[], readonly number[], readonly number[]]>;
   readonly orders: readonly Order[];
@@ -52,6 +66,7 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
     lastAt: manager.lastAt,
     nextOrderId: manager.nextOrderId,
     nextExecutionId: manager.nextExecutionId,
+    retired: [manager.retired.hash, manager.retired.tail],
     engines: [...manager.engines.values()].map((engine) => engine.snapshot()),
     tapes: [...manager.tapes].map(([symbol, tape]) => [symbol, tape.at, tape.price, tape.quantity] as const),
     orders: [...manager.orders.values()],
@@ -62,16 +77,21 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
       positions: [...a.balances.positions],
       exposure: [...a.exposure],
       open: [...a.open.keys()],
-      orders: a.orders,
-      executions: a.executions,
       killed: a.killed,
       clientOrderIds: [a.clientOrderIds.day, a.clientOrderIds.entries()] as const,
     })),
   };
 }
 
-/** Rebuilds the state under `rules` (a symbol added to the configuration since starts empty). */
-export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): OrderManager {
+/**
+ * Rebuilds the state under `rules` (a symbol added to the configuration since starts empty);
+ * what an older snapshot still holds of finished orders and executions goes to `retiring`.
+ */
+export function restoreState(
+  rules: ExchangeRules,
+  snapshot: StateSnapshot,
+  retiring: Retiring = NO_RETIRING,
+): OrderManager {
   if (snapshot.v !== 1) throw new RangeError(`unknown snapshot version ${String(snapshot.v)}`);
   const engines = new Map(snapshot.engines.map((s) => [s.spec.symbol, MatchingEngine.restore(s)]));
   const manager = new OrderManager(rules, engines);
@@ -79,13 +99,17 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
   manager.lastAt = snapshot.lastAt;
   manager.nextOrderId = snapshot.nextOrderId;
   manager.nextExecutionId = snapshot.nextExecutionId;
+  if (snapshot.retired !== undefined)
+    manager.retired = RetiredDigest.restore(snapshot.retired[0], snapshot.retired[1]);
   for (const [symbol, at, price, quantity] of snapshot.tapes) {
     const tape = new TradeTape();
     // One push per trade: spreading a long tape into push() would overflow the stack.
     for (let i = 0; i < at.length; i++) tape.record(at[i]!, price[i]!, quantity[i]!);
     manager.tapes.set(symbol, tape);
   }
-  for (const order of snapshot.orders) manager.orders.set(order.id, { ...order });
+  for (const order of snapshot.orders) if (order.status === 'new') manager.orders.set(order.id, { ...order });
+  manager.retiring = retiring;
+  retireOlder(manager, snapshot);
   for (const a of snapshot.accounts) {
     const account: AccountState = {
       id: a.id,
@@ -96,8 +120,6 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
       },
       exposure: new Map(a.exposure.map(([s, e]) => [s, { ...e }])),
       open: new Map(a.open.map((id) => [id, manager.orders.get(id)!])),
-      orders: [...a.orders],
-      executions: [...a.executions],
       killed: a.killed,
       clientOrderIds:
         a.clientOrderIds === undefined
@@ -111,7 +133,27 @@ export function restoreState(rules: ExchangeRules, snapshot: StateSnapshot): Ord
   return manager;
 }
 
-/** Orders or executions per part: ~2 MB of JSON, far from the string limit, few parts a day. */
+/**
+ * A snapshot from before finished orders and executions left the state holds them: they leave
+ * now, executions then orders, each in id order (a fixed order, so the digest is the same at
+ * every restart from it).
+ */
+function retireOlder(manager: OrderManager, snapshot: StateSnapshot): void {
+  const executions: Execution[] = [];
+  for (const a of snapshot.accounts) for (const e of a.executions ?? []) executions.push(e);
+  executions.sort((a, b) => a.id - b.id);
+  for (const e of executions) {
+    manager.retired.add(e);
+    manager.retiring.execution(e);
+  }
+  for (const order of snapshot.orders) {
+    if (order.status === 'new') continue;
+    manager.retired.add(order);
+    manager.retiring.order({ ...order });
+  }
+}
+
+/** Orders per part: ~2 MB of JSON, far from the string limit, few parts a day. */
 export const ROWS_PER_PART = 10_000;
 
 type Head = Omit<StateSnapshot, 'v' | 'engines' | 'tapes' | 'orders' | 'accounts'> & { readonly v: 2 };
@@ -123,9 +165,10 @@ type SnapshotPart =
   | { readonly tape: StateSnapshot['tapes'][number] }
   | { readonly orders: readonly Order[] }
   | { readonly account: Omit<AccountSnapshot, 'executions'> }
+  /** Written by older versions only: read and dropped. */
   | { readonly executions: readonly [string, readonly Execution[]] };
 
-/** The state as JSON parts, none larger than `rowsPerPart` orders or executions. */
+/** The state as JSON parts, none larger than `rowsPerPart` orders. */
 export function* snapshotParts(manager: OrderManager, rowsPerPart = ROWS_PER_PART): Generator<string> {
   const { engines, tapes, orders, accounts, ...head } = snapshotState(manager);
   const part = (value: SnapshotPart) => JSON.stringify(value);
@@ -134,16 +177,15 @@ export function* snapshotParts(manager: OrderManager, rowsPerPart = ROWS_PER_PAR
   for (const tape of tapes) yield part({ tape });
   for (let i = 0; i < orders.length; i += rowsPerPart)
     yield part({ orders: orders.slice(i, i + rowsPerPart) });
-  for (const { executions, ...account } of accounts) {
-    yield part({ account });
-    for (let i = 0; i < executions.length; i += rowsPerPart) {
-      yield part({ executions: [account.id, executions.slice(i, i + rowsPerPart)] });
-    }
-  }
+  for (const account of accounts) yield part({ account });
 }
 
 /** Rebuilds the state from `snapshotParts`' parts, or from one snapshot stored whole (v 1). */
-export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): OrderManager {
+export function restoreParts(
+  rules: ExchangeRules,
+  parts: Iterable<string>,
+  retiring: Retiring = NO_RETIRING,
+): OrderManager {
   let head: Head | undefined;
   const engines: EngineSnapshot[] = [];
   const tapes: Array<StateSnapshot['tapes'][number]> = [];
@@ -153,7 +195,7 @@ export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): Ord
   for (const text of parts) {
     const value = JSON.parse(text) as SnapshotPart | StateSnapshot;
     if (head === undefined) {
-      if ('v' in value && value.v === 1) return restoreState(rules, value);
+      if ('v' in value && value.v === 1) return restoreState(rules, value, retiring);
       if (!('v' in value) || value.v !== 2) {
         throw new RangeError(`unknown snapshot version ${String((value as { v?: unknown }).v)}`);
       }
@@ -167,6 +209,7 @@ export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): Ord
       executionsOf.set(value.account.id, executions);
       accounts.push({ ...value.account, executions });
     } else if ('executions' in value) {
+      // Written by older versions only: retired on restore.
       const [account, rows] = value.executions;
       const executions = executionsOf.get(account);
       if (executions === undefined)
@@ -175,7 +218,7 @@ export function restoreParts(rules: ExchangeRules, parts: Iterable<string>): Ord
     } else throw new RangeError(`snapshot: unknown part ${text.slice(0, 40)}`);
   }
   if (head === undefined) throw new RangeError('snapshot: no parts');
-  return restoreState(rules, { ...head, v: 1, engines, tapes, orders, accounts });
+  return restoreState(rules, { ...head, v: 1, engines, tapes, orders, accounts }, retiring);
 }
 
 /**

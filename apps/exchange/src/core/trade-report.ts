@@ -1,7 +1,7 @@
 /**
  * The trade report (spec/exchange.md, "Reporting flow"): one row per execution with the report
  * fields (client id, price, quantity, order type, executed quantity, remaining quantity), for one
- * account and one trading day. Pure: it reads the executions and orders the journal rebuilt.
+ * account and one trading day. Pure: it reads the stored executions and the orders the journal rebuilt.
  */
 import type { Execution, Order, Side } from './messages.ts';
 
@@ -43,7 +43,7 @@ export const TRADE_REPORT_COLUMNS = [
  * time (the session's time zone decides where a day ends).
  */
 export function tradeReport(
-  executions: readonly Execution[],
+  executions: ReadonlyArray<Omit<Execution, 'counterOrderId'>>,
   orderOf: (orderId: number) => Order,
   day: string,
   dayOf: (at: number) => string,

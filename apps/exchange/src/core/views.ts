@@ -18,7 +18,7 @@ export interface ExecutionView {
 
 export const orderView = ({ account: _account, ...view }: Order): OrderView => view;
 
-export const executionView = (e: Execution): ExecutionView => ({
+export const executionView = (e: Omit<Execution, 'counterOrderId'>): ExecutionView => ({
   id: e.id,
   orderId: e.orderId,
   symbol: e.symbol,

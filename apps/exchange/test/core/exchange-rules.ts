@@ -1,4 +1,4 @@
-import type { Command } from '../../src/core/messages.ts';
+import type { Command, Execution, Order } from '../../src/core/messages.ts';
 import { OrderManager, type ExchangeRules } from '../../src/core/order-manager.ts';
 import type { SelfTradeMode } from '../../src/core/self-trade.ts';
 import { parseHours } from '../../src/core/trading-hours.ts';
@@ -34,15 +34,59 @@ type Req = {
  * tests read as the trading flow: each call answers the refusal code or the applied events.
  */
 export class Desk {
-  readonly manager: OrderManager;
+  manager: OrderManager;
   at = T0;
+  /**
+   * What the events took out of the state, kept as the journal's store keeps it: executions,
+   * finished orders, and each account's order ids (oldest first).
+   */
+  readonly executions: Execution[] = [];
+  readonly finished = new Map<number, Order>();
+  readonly placed = new Map<string, number[]>();
 
   constructor(r: ExchangeRules = rules()) {
     this.manager = new OrderManager(r);
+    this.use(this.manager);
+  }
+
+  /** Drives `manager` from now on (a restored one), its finished orders read from this desk. */
+  use(manager: OrderManager): void {
+    this.manager = manager;
+    manager.finished = {
+      order: (id) => this.finished.get(id),
+      byClientId: (account, clientOrderId) =>
+        [...this.finished.values()].filter((o) => o.account === account && o.clientOrderId === clientOrderId),
+    };
+  }
+
+  /** A desk going on from this one's state restored as `manager` (the store is shared history). */
+  restored(manager: OrderManager): Desk {
+    const copy = new Desk(manager.rules);
+    copy.use(manager);
+    copy.at = this.at;
+    copy.executions.push(...this.executions);
+    for (const [id, order] of this.finished) copy.finished.set(id, order);
+    for (const [account, ids] of this.placed) copy.placed.set(account, [...ids]);
+    return copy;
   }
 
   apply(command: Command) {
-    return this.manager.apply(this.manager.seq + 1, command);
+    const applied = this.manager.apply(this.manager.seq + 1, command);
+    for (const e of applied.events) {
+      if (e.type === 'execution') this.executions.push(e.execution);
+      else if (e.type === 'order.completed' || e.type === 'order.canceled')
+        this.finished.set(e.orderId, e.order);
+      else if (e.type === 'order.accepted') {
+        const ids = this.placed.get(e.order.account) ?? [];
+        this.placed.set(e.order.account, [...ids, e.order.id]);
+      }
+    }
+    return applied;
+  }
+
+  /** The account's executions, oldest first. */
+  executionsOf(account: string): Execution[] {
+    return this.executions.filter((e) => e.account === account);
   }
 
   deposit(account: string, cash: number, shares: Record<string, number> = {}) {
@@ -75,8 +119,9 @@ export class Desk {
     return this.apply({ v: 1, type: 'order.cancel', at: this.at, account, orderId }).refusal?.code;
   }
 
+  /** An order, open (the state) or finished (the desk's store). */
   get(orderId: number) {
-    return this.manager.orders.get(orderId)!;
+    return this.manager.orders.get(orderId) ?? this.finished.get(orderId)!;
   }
 
   cash(account: string) {

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import t from 'tap';
-import type { OrderManager } from '../../src/core/order-manager.ts';
 import type { SelfTradeMode } from '../../src/core/self-trade.ts';
 import { restoreState, snapshotState, stateDigest } from '../../src/core/state-snapshot.ts';
 import { Desk, rules } from './exchange-rules.ts';
@@ -86,7 +85,7 @@ function run(desk: Desk, s: Step): void {
       });
       break;
     case 'cancel': {
-      const ids = desk.manager.account(s.account)?.orders ?? [];
+      const ids = desk.placed.get(s.account) ?? [];
       if (ids.length > 0) desk.cancel(s.account, ids[s.pick % ids.length]!);
       break;
     }
@@ -110,10 +109,12 @@ function run(desk: Desk, s: Step): void {
 
 /** The invariants; returns the first one broken, with the values, or undefined. */
 function broken(
-  m: OrderManager,
+  desk: Desk,
   deposited: { cash: number; shares: Map<string, number> },
   selfTrade: SelfTradeMode,
 ): string | undefined {
+  const m = desk.manager;
+  const executions = desk.executions;
   let cash = 0;
   const shares = new Map<string, number>();
   for (const a of m.accounts.values()) {
@@ -141,9 +142,12 @@ function broken(
         return `${a.id} ${symbol}: exposure open ${exposure}, open orders ${open.get(symbol) ?? 0}`;
     }
     const filled = new Map<number, number>();
-    for (const e of a.executions) filled.set(e.orderId, (filled.get(e.orderId) ?? 0) + e.quantity);
-    for (const id of a.orders) {
-      const o = m.orders.get(id)!;
+    for (const e of executions)
+      if (e.account === a.id) filled.set(e.orderId, (filled.get(e.orderId) ?? 0) + e.quantity);
+    for (const id of desk.placed.get(a.id) ?? []) {
+      const o = desk.get(id);
+      if (m.orders.has(id) !== (o.status === 'new'))
+        return `order ${id}: ${o.status}, in the state ${m.orders.has(id)}`;
       if (o.filledQuantity + o.remainingQuantity !== o.quantity)
         return `order ${id}: filled + remaining != quantity`;
       if ((filled.get(id) ?? 0) !== o.filledQuantity)
@@ -163,8 +167,8 @@ function broken(
   }
   if (selfTrade !== 'allow') {
     for (const a of m.accounts.values()) {
-      for (const e of a.executions) {
-        if (m.orders.get(e.counterOrderId)!.account === a.id)
+      for (const e of executions) {
+        if (e.account === a.id && desk.get(e.counterOrderId).account === a.id)
           return `self-trade: execution ${e.id} of ${a.id}`;
       }
     }
@@ -190,12 +194,9 @@ for (const selfTrade of ['cancel-resting', 'cancel-incoming', 'allow'] as const)
             let restored: Desk | undefined;
             for (const [i, s] of steps.entries()) {
               if (i === at) {
-                const copy = new Desk(r);
-                (copy as { manager: OrderManager }).manager = restoreState(
-                  r,
-                  JSON.parse(JSON.stringify(snapshotState(desk.manager))) as never,
+                const copy = desk.restored(
+                  restoreState(r, JSON.parse(JSON.stringify(snapshotState(desk.manager))) as never),
                 );
-                copy.at = desk.at;
                 if (stateDigest(copy.manager) !== stateDigest(desk.manager))
                   throw new Error(`restored state differs at step ${i}`);
                 restored = copy;
@@ -211,7 +212,7 @@ for (const selfTrade of ['cancel-resting', 'cancel-incoming', 'allow'] as const)
                 deposited.shares.set('AAPL', (deposited.shares.get('AAPL') ?? 0) + s.aapl);
                 deposited.shares.set('MSFT', (deposited.shares.get('MSFT') ?? 0) + s.msft);
               }
-              const problem = broken(desk.manager, deposited, selfTrade);
+              const problem = broken(desk, deposited, selfTrade);
               if (problem !== undefined)
                 throw new Error(`after step ${i} (${JSON.stringify(s)}): ${problem}`);
             }

@@ -6,11 +6,13 @@
  * and goes when it is done, so the batches grow with the load. `commit()` is one promise per
  * batch; nothing of a batch is answered before it resolves, and a process killed before its
  * COMMIT loses the batch whole, whose effects nobody was told about. (The model is the
- * leaderboard's win log.)
+ * leaderboard's win log.) Executions and finished orders are held in memory until a snapshot
+ * takes them to the store in its transaction (held-records.ts).
  */
-import type { Command, Execution } from '../../core/messages.ts';
-import type { Journal, StoredSnapshot } from '../../ports.ts';
+import type { Command, Execution, Order } from '../../core/messages.ts';
+import type { FinishedQuery, Journal, StoredExecution, StoredSnapshot } from '../../ports.ts';
 import { encodeCommand } from './command-codec.ts';
+import { Generation, storedRows } from './held-records.ts';
 import type { ExecutionRow, JournalBatch, JournalReads } from './journal-store.ts';
 
 /** Where batches are written: on the event loop (SqliteJournal) or by a writer thread (WorkerJournal). */
@@ -33,7 +35,14 @@ export class GroupCommitJournal implements Journal {
   #lastSeq: number;
   #commands: string[] = [];
   #executions: ExecutionRow[] = [];
+  /**
+   * What is held until stored, oldest first: generations sealed by a snapshot not yet committed,
+   * then the one gathering (last). A generation goes once its snapshot's batch has committed.
+   */
+  #held: Generation[] = [new Generation()];
   #snapshot: StoredSnapshot | undefined;
+  /** The generations the open batch's snapshot stores. */
+  #sealed: Generation[] = [];
   #batch: OpenBatch | undefined;
   /** A batch is with the sink, or scheduled to go at the end of this turn. */
   #busy = false;
@@ -63,6 +72,35 @@ export class GroupCommitJournal implements Journal {
     if (this.#closed) throw new Error('journal is closed');
     this.#open();
     this.#executions.push([e.id, e.seq, e.orderId, e.account, e.symbol, e.side, e.price, e.quantity, e.at]);
+    this.#gathering().addExecution(e);
+  }
+
+  keepExecution(e: Execution): void {
+    this.#gathering().addExecution(e);
+  }
+
+  appendFinished(order: Order): void {
+    this.#gathering().addOrder(order);
+  }
+
+  executionsOf(account: string, orderId?: number): StoredExecution[] {
+    return this.#reads.executionsOf(account, orderId, this.#held);
+  }
+
+  finishedOrder(id: number): Order | undefined {
+    return this.#reads.finishedOrder(id, this.#held);
+  }
+
+  finishedOrders(account: string, query: FinishedQuery): Order[] {
+    return this.#reads.finishedOrders(account, query, this.#held);
+  }
+
+  hasFinishedAfter(account: string, after: number): boolean {
+    return this.#reads.hasFinishedAfter(account, after, this.#held);
+  }
+
+  finishedByClientId(account: string, clientOrderId: string): Order[] {
+    return this.#reads.finishedByClientId(account, clientOrderId, this.#held);
   }
 
   commit(): Promise<void> {
@@ -82,6 +120,9 @@ export class GroupCommitJournal implements Journal {
     if (this.#closed) throw new Error('journal is closed');
     this.#open();
     this.#snapshot = snapshot;
+    // Everything held so far is from commands up to the snapshot's: stored with it.
+    this.#sealed.push(this.#gathering());
+    this.#held.push(new Generation());
   }
 
   latestSnapshot(): StoredSnapshot | undefined {
@@ -94,6 +135,10 @@ export class GroupCommitJournal implements Journal {
     // Everything appended is written (or has failed) before the writer goes.
     await this.commit().catch(() => undefined);
     await this.#sink.close();
+  }
+
+  #gathering(): Generation {
+    return this.#held[this.#held.length - 1]!;
   }
 
   #open(): void {
@@ -127,12 +172,14 @@ export class GroupCommitJournal implements Journal {
       lastSeq: this.#lastSeq,
       commands: commands.join(','),
       executions: JSON.stringify(this.#executions),
-      ...(this.#snapshot === undefined ? {} : { snapshot: this.#snapshot }),
+      ...(this.#snapshot === undefined ? {} : { snapshot: this.#snapshot, stored: storedRows(this.#sealed) }),
     };
+    const sealed = this.#sealed;
     this.#batch = undefined;
     this.#commands = [];
     this.#executions = [];
     this.#snapshot = undefined;
+    this.#sealed = [];
     const inFlight = this.#sink.write(written);
     this.#inFlight = inFlight;
     const settled = () => {
@@ -141,6 +188,8 @@ export class GroupCommitJournal implements Journal {
     inFlight.then(
       () => {
         settled();
+        // In the store now: the reads find them there.
+        if (sealed.length > 0) this.#held = this.#held.filter((g) => !sealed.includes(g));
         batch.resolve();
         this.#flush();
       },
@@ -153,6 +202,8 @@ export class GroupCommitJournal implements Journal {
         this.#commands = [];
         this.#executions = [];
         this.#snapshot = undefined;
+        // Still held (a restart derives them again from the snapshot before).
+        this.#sealed = [];
         try {
           this.#lastSeq = this.#reads.lastCommitted();
         } catch {

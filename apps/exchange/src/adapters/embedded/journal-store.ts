@@ -5,16 +5,22 @@
  * the event loop, WorkerJournal with a writer thread) decide when a batch is written.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Command } from '../../core/messages.ts';
-import type { StoredSnapshot } from '../../ports.ts';
+import type { Command, Order } from '../../core/messages.ts';
+import type { FinishedQuery, StoredExecution, StoredSnapshot } from '../../ports.ts';
 import { decodeCommands } from './command-codec.ts';
+import { ensureExecutionStore, ExecutionStoreReads, insertExecutions } from './execution-store.ts';
+import {
+  ensureFinishedOrderStore,
+  FinishedOrderReads,
+  insertFinishedOrders,
+} from './finished-order-store.ts';
+import type { ExecutionRow, Generation, StoredRows } from './held-records.ts';
+
+export type { ExecutionRow };
 
 const READ_BATCH = 100;
 /** Snapshots kept: the newest, and one before it in case the newest is unreadable. */
 const SNAPSHOTS_KEPT = 2;
-
-/** An execution as the journal stores it: [id, seq, orderId, account, symbol, side, price, quantity, at]. */
-export type ExecutionRow = [number, number, number, string, string, string, number, number, number];
 
 /** What one group commit writes: the commands of seqs firstSeq…lastSeq, their executions, maybe a snapshot. */
 export interface JournalBatch {
@@ -25,6 +31,8 @@ export interface JournalBatch {
   /** JSON of the batch's ExecutionRows. */
   readonly executions: string;
   readonly snapshot?: StoredSnapshot;
+  /** With a snapshot: the executions and finished orders up to it, inserted in its transaction. */
+  readonly stored?: StoredRows;
 }
 
 /** Creates the journal's tables if they are missing (idempotent; any connection may call it). */
@@ -44,6 +52,8 @@ export function ensureJournalSchema(db: DatabaseSync): void {
       PRIMARY KEY (seq, part)
     );
   `);
+  ensureExecutionStore(db);
+  ensureFinishedOrderStore(db);
 }
 
 export class JournalReads {
@@ -53,10 +63,14 @@ export class JournalReads {
   readonly #snapshotParts: StatementSync;
   readonly #wholeSnapshot: StatementSync;
   readonly #lastCommitted: StatementSync;
+  readonly #executions: ExecutionStoreReads;
+  readonly #finished: FinishedOrderReads;
 
   constructor(db: DatabaseSync) {
     ensureJournalSchema(db);
     this.#db = db;
+    this.#executions = new ExecutionStoreReads(db);
+    this.#finished = new FinishedOrderReads(db);
     this.#read = db.prepare(
       'SELECT first_seq, commands FROM journal WHERE last_seq > ? ORDER BY first_seq LIMIT ?',
     );
@@ -98,6 +112,28 @@ export class JournalReads {
     }
   }
 
+  /** The account's executions (of one order), stored and `held` (see ExecutionStoreReads). */
+  executionsOf(account: string, orderId: number | undefined, held: readonly Generation[]): StoredExecution[] {
+    return this.#executions.executionsOf(account, orderId, held);
+  }
+
+  /** The finished orders, stored and `held` (see FinishedOrderReads). */
+  finishedOrder(id: number, held: readonly Generation[]): Order | undefined {
+    return this.#finished.order(id, held);
+  }
+
+  finishedOrders(account: string, query: FinishedQuery, held: readonly Generation[]): Order[] {
+    return this.#finished.page(account, query, held);
+  }
+
+  hasFinishedAfter(account: string, after: number, held: readonly Generation[]): boolean {
+    return this.#finished.anyAfter(account, after, held);
+  }
+
+  finishedByClientId(account: string, clientOrderId: string, held: readonly Generation[]): Order[] {
+    return this.#finished.byClientId(account, clientOrderId, held);
+  }
+
   latestSnapshot(): StoredSnapshot | undefined {
     const latest = this.#latestSnapshot.get() as { parts: number | null; whole: number | null };
     if (latest.whole !== null && (latest.parts === null || latest.whole > latest.parts)) {
@@ -114,6 +150,8 @@ export class JournalReads {
 export class JournalBatchWriter {
   readonly #db: DatabaseSync;
   readonly #insert: StatementSync;
+  readonly #insertExecutions: StatementSync;
+  readonly #insertFinished: StatementSync;
   readonly #insertPart: StatementSync;
   readonly #pruneParts: StatementSync;
   readonly #pruneWhole: StatementSync;
@@ -124,6 +162,8 @@ export class JournalBatchWriter {
     this.#insert = db.prepare(
       'INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ?)',
     );
+    this.#insertExecutions = insertExecutions(db);
+    this.#insertFinished = insertFinishedOrders(db);
     this.#insertPart = db.prepare('INSERT OR REPLACE INTO snapshot_parts (seq, part, body) VALUES (?, ?, ?)');
     const kept = `SELECT seq FROM (SELECT DISTINCT seq FROM snapshot_parts UNION SELECT seq FROM snapshots)
       ORDER BY seq DESC LIMIT ${SNAPSHOTS_KEPT}`;
@@ -138,8 +178,11 @@ export class JournalBatchWriter {
       if (batch.commands.length > 0) {
         this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands, batch.executions);
       }
-      const { snapshot } = batch;
+      const { snapshot, stored } = batch;
       if (snapshot !== undefined) {
+        // With the snapshot's parts: a restart from it finds them here, one from before derives them again.
+        for (const rows of stored?.executions ?? []) this.#insertExecutions.run(rows);
+        for (const rows of stored?.orders ?? []) this.#insertFinished.run(rows);
         snapshot.parts.forEach((body, part) => this.#insertPart.run(snapshot.seq, part, body));
         this.#pruneParts.run();
         this.#pruneWhole.run();

@@ -10,11 +10,11 @@ export const deposit = (n: number): Command => ({
   shares: {},
 });
 
-export const execution = (id: number, seq: number): Execution => ({
+export const execution = (id: number, seq: number, account = 'a', orderId = 1): Execution => ({
   id,
   seq,
-  orderId: 1,
-  account: 'a',
+  orderId,
+  account,
   symbol: 'AAPL',
   side: 'buy',
   price: 10,

@@ -1,0 +1,123 @@
+/**
+ * The executions and finished orders since the last snapshot, held in memory by the journal
+ * (issue #12). A replay from that snapshot derives them again, so holding them is as durable as
+ * the journal; the next snapshot stores them in its own transaction (one sorted bulk insert,
+ * instead of a write per account per batch), and then they go. A generation is what one snapshot
+ * stores: the one gathering, and those sealed by a snapshot whose batch is not committed yet.
+ * Indexed per account, as the reads ask.
+ */
+import type { Execution, Order } from '../../core/messages.ts';
+
+/**
+ * An execution as the journal batch and the store's inserts carry it:
+ * [id, seq, orderId, account, symbol, side, price, quantity, at, counterOrderId]
+ * (the counter order is absent from batches written before the store existed).
+ */
+export type ExecutionRow = [number, number, number, string, string, string, number, number, number, number?];
+
+/** An account's finished orders of a generation: in finishing order, sorted by id once read. */
+class OrderRun {
+  readonly orders: Order[] = [];
+  #sorted = true;
+
+  add(order: Order): void {
+    const last = this.orders[this.orders.length - 1];
+    if (last !== undefined && last.id > order.id) this.#sorted = false;
+    this.orders.push(order);
+  }
+
+  byId(): readonly Order[] {
+    if (!this.#sorted) {
+      this.orders.sort((a, b) => a.id - b.id);
+      this.#sorted = true;
+    }
+    return this.orders;
+  }
+}
+
+const NONE: readonly never[] = [];
+
+export class Generation {
+  readonly orders = new Map<number, Order>();
+  /** In id order (ids are handed out in order, and a replay derives them in order). */
+  readonly executions: Execution[] = [];
+  readonly #ordersOf = new Map<string, OrderRun>();
+  readonly #executionsOf = new Map<string, Execution[]>();
+  /** By account and client order id (`${account}\0${clientOrderId}`), oldest first. */
+  readonly #byClientId = new Map<string, Order[]>();
+
+  addOrder(order: Order): void {
+    this.orders.set(order.id, order);
+    let run = this.#ordersOf.get(order.account);
+    if (run === undefined) this.#ordersOf.set(order.account, (run = new OrderRun()));
+    run.add(order);
+    if (order.clientOrderId === undefined) return;
+    const key = `${order.account}\0${order.clientOrderId}`;
+    const placed = this.#byClientId.get(key);
+    if (placed === undefined) this.#byClientId.set(key, [order]);
+    else placed.push(order);
+  }
+
+  addExecution(execution: Execution): void {
+    this.executions.push(execution);
+    const of = this.#executionsOf.get(execution.account);
+    if (of === undefined) this.#executionsOf.set(execution.account, [execution]);
+    else of.push(execution);
+  }
+
+  /** The account's finished orders, in id order. */
+  ordersOf(account: string): readonly Order[] {
+    return this.#ordersOf.get(account)?.byId() ?? NONE;
+  }
+
+  executionsOf(account: string): readonly Execution[] {
+    return this.#executionsOf.get(account) ?? NONE;
+  }
+
+  /** The account's finished orders placed under a client order id (not in id order). */
+  byClientId(account: string, clientOrderId: string): readonly Order[] {
+    return this.#byClientId.get(`${account}\0${clientOrderId}`) ?? NONE;
+  }
+}
+
+/** What a snapshot's transaction inserts: JSON arrays of at most ROWS_PER_INSERT rows, in id order. */
+export interface StoredRows {
+  /** Of ExecutionRows. */
+  readonly executions: readonly string[];
+  readonly orders: readonly string[];
+}
+
+/** Rows per insert: a few MB of JSON per statement, far from the string limit. */
+export const ROWS_PER_INSERT = 10_000;
+
+function chunks<T>(rows: readonly T[], size: number): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < rows.length; i += size) parts.push(JSON.stringify(rows.slice(i, i + size)));
+  return parts;
+}
+
+const executionRow = (e: Execution): ExecutionRow => [
+  e.id,
+  e.seq,
+  e.orderId,
+  e.account,
+  e.symbol,
+  e.side,
+  e.price,
+  e.quantity,
+  e.at,
+  e.counterOrderId,
+];
+
+/** The generations' rows, sorted by primary key: the inserts then append to the tables' b-trees. */
+export function storedRows(generations: readonly Generation[], size = ROWS_PER_INSERT): StoredRows {
+  const executions: ExecutionRow[] = [];
+  const orders: Order[] = [];
+  for (const generation of generations) {
+    for (const e of generation.executions) executions.push(executionRow(e));
+    for (const order of generation.orders.values()) orders.push(order);
+  }
+  executions.sort((a, b) => a[0] - b[0]);
+  orders.sort((a, b) => a.id - b.id);
+  return { executions: chunks(executions, size), orders: chunks(orders, size) };
+}
