@@ -144,6 +144,19 @@ export class RankOrder {
     return this.#sum(this.#indexOf[id]!) + this.#blocks[id]!.indexOf(handle);
   }
 
+  /**
+   * The position of the first handle in `handle`'s block: with `blockSizeOf`, the range the
+   * handle is in, without scanning the block for it.
+   */
+  blockStartOf(handle: number): number {
+    return this.#sum(this.#indexOf[this.#blockOf[handle]!]!);
+  }
+
+  /** How many handles `handle`'s block holds (the handle among them). */
+  blockSizeOf(handle: number): number {
+    return this.#sizes[this.#blockOf[handle]!]!;
+  }
+
   /** The handle at `position` (0 … size - 1). */
   at(position: number): number {
     const index = this.#countBlocksBelow(position, false);

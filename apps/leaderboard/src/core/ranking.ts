@@ -146,6 +146,12 @@ export class Ranking {
     this.#placePending();
     const handle = this.#ids.handleOf(userId);
     if (handle < 0) return undefined;
+    if (this.tieBreak === 'shared') {
+      // The rank depends on the score alone, which the player's block often gives without
+      // finding the player in it (see #scoreOf).
+      const score = this.#scoreOf(handle, -1);
+      return { userId, score, rank: this.#countAbove(score) + 1 };
+    }
     const position = this.#order.positionOf(handle);
     const score = this.#scoreOf(handle, position);
     return { userId, score, rank: this.#rank(position, score) };
@@ -257,8 +263,17 @@ export class Ranking {
   #scoreOf(handle: number, position: number): number {
     const high = this.#high?.[handle] ?? 0;
     if (high > 0) return high;
-    const at = position >= 0 ? position : this.#order.positionOf(handle);
-    return this.#low.scoreAt(at - this.#highCount);
+    if (position >= 0) return this.#low.scoreAt(position - this.#highCount);
+    // A block inside one score's run holds that score for every player in it, so the player need
+    // not be looked for in the block (a scan of up to blockSize handles). At scale nearly every
+    // block is such a block: a score is shared by far more players than a block holds.
+    const first = this.#order.blockStartOf(handle) - this.#highCount;
+    if (first >= 0) {
+      const score = this.#low.scoreAt(first);
+      const runEnd = this.#low.total - this.#low.countBelow(score);
+      if (first + this.#order.blockSizeOf(handle) <= runEnd) return score;
+    }
+    return this.#low.scoreAt(this.#order.positionOf(handle) - this.#highCount);
   }
 
   /** Removes a placed player from the order and the counts; returns their score. */

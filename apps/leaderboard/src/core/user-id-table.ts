@@ -82,10 +82,29 @@ export class UserIdTable {
     const slots = this.#slots;
     const capacity = slots.length;
     const tag = hash & TAG_MASK;
-    for (let slot = home(hash, capacity); ; slot = slot + 1 === capacity ? 0 : slot + 1) {
+    let slot = home(hash, capacity);
+    if (this.#isHex) {
+      // The common case, kept apart so that the probe compares three words and nothing else.
+      const keys = this.#keys;
+      const w0 = this.#w0;
+      const w1 = this.#w1;
+      const w2 = this.#w2;
+      for (; ; slot = slot + 1 === capacity ? 0 : slot + 1) {
+        const entry = slots[slot]!;
+        if (entry === EMPTY) return slot;
+        if (entry >>> HANDLE_BITS !== tag) continue;
+        const handle = (entry & HANDLE_MASK) - 1;
+        const k = 3 * handle;
+        // The words first: a non-hex id's words (offset, length, 0) could equal them, so the hex
+        // bit decides only once they match.
+        if (keys[k] === w0 && keys[k + 1] === w1 && keys[k + 2] === w2 && this.#isHexHandle(handle))
+          return slot;
+      }
+    }
+    for (; ; slot = slot + 1 === capacity ? 0 : slot + 1) {
       const entry = slots[slot]!;
       if (entry === EMPTY) return slot;
-      if (entry >>> HANDLE_BITS === tag && this.#equals((entry & HANDLE_MASK) - 1, id)) return slot;
+      if (entry >>> HANDLE_BITS === tag && this.#equalsBytes((entry & HANDLE_MASK) - 1, id)) return slot;
     }
   }
 
@@ -107,13 +126,11 @@ export class UserIdTable {
     return (this.#hex[handle >>> 5]! & (1 << (handle & 31))) !== 0;
   }
 
-  #equals(handle: number, id: string): boolean {
+  /** Whether `handle` holds `id`, a key that is not packed hex. */
+  #equalsBytes(handle: number, id: string): boolean {
     const keys = this.#keys;
     const k = 3 * handle;
-    if (this.#isHexHandle(handle)) {
-      return this.#isHex && keys[k] === this.#w0 && keys[k + 1] === this.#w1 && keys[k + 2] === this.#w2;
-    }
-    if (this.#isHex || keys[k + 1] !== id.length) return false;
+    if (this.#isHexHandle(handle) || keys[k + 1] !== id.length) return false;
     const start = keys[k]!;
     for (let i = 0; i < id.length; i++) if (this.#bytes[start + i] !== id.charCodeAt(i)) return false;
     return true;
@@ -192,20 +209,33 @@ const WORDS = new Uint32Array(3);
 
 /** Parses 24 lowercase hex characters into WORDS; false for any other id. */
 function parseHex(id: string): boolean {
-  let w0 = 0;
-  let w1 = 0;
-  let w2 = 0;
-  for (let i = 0; i < HEX_LENGTH; i++) {
-    const nibble = HEX_VALUE[id.charCodeAt(i) & 127]!;
-    if (nibble < 0 || id.charCodeAt(i) > 127) return false;
-    if (i < 8) w0 = (w0 << 4) | nibble;
-    else if (i < 16) w1 = (w1 << 4) | nibble;
-    else w2 = (w2 << 4) | nibble;
-  }
+  const w0 = hexWord(id, 0);
+  if (w0 < 0) return false;
+  const w1 = hexWord(id, 8);
+  if (w1 < 0) return false;
+  const w2 = hexWord(id, 16);
+  if (w2 < 0) return false;
   WORDS[0] = w0;
   WORDS[1] = w1;
   WORDS[2] = w2;
   return true;
+}
+
+/**
+ * The 32 bits of 8 lowercase hex characters from `at`, as a non-negative number, or -1 when one
+ * is not a hex digit. A character above 127 makes `127 - c` negative, a non-digit makes its value
+ * -1: either sets the sign bit of the OR, so one test rejects both.
+ */
+function hexWord(id: string, at: number): number {
+  let word = 0;
+  let bad = 0;
+  for (let i = at; i < at + 8; i++) {
+    const c = id.charCodeAt(i);
+    const nibble = HEX_VALUE[c & 127]!;
+    bad |= nibble | (127 - c);
+    word = (word << 4) | (nibble & 15);
+  }
+  return bad < 0 ? -1 : word >>> 0;
 }
 
 const HEX_DIGITS = '0123456789abcdef';

@@ -201,3 +201,36 @@ t.test('a few players met while many are placed are placed one by one, as a merg
   });
   t.same(batched.top(0, 700), readEach.top(0, 700));
 });
+
+t.test(
+  'a shared rank read from a block inside one score run, or across runs, matches the order',
+  async (t) => {
+    // Placed in bulk into full blocks of 4 over runs of 1 to 9 players, high scores first: some
+    // blocks lie inside one run (the score is read off the block), some straddle two runs or the
+    // high scores (the player is looked for in it). Then wins move players and split blocks.
+    const ranking = new Ranking('shared', { blockSize: 4, denseScores: 16, bulkPlacement: 3 });
+    let seq = 0;
+    const runs = [2, 9, 1, 5, 3, 7, 4, 6, 8];
+    let player = 0;
+    runs.forEach((length, run) => {
+      for (let i = 0; i < length; i++) ranking.apply(++seq, `p${player++}`, run === 0 ? 30 : 10 - run);
+    });
+    const agrees = (): number => {
+      let wrong = 0;
+      for (const expected of ranking.top(0, ranking.size)) {
+        const read = ranking.standing(expected.userId)!;
+        if (read.score !== expected.score || read.rank !== expected.rank) wrong++;
+      }
+      return wrong;
+    };
+    t.equal(agrees(), 0, 'after a bulk placement');
+    for (let i = 0; i < player; i += 4) ranking.apply(++seq, `p${i}`, 1 + (i % 3));
+    t.equal(agrees(), 0, 'after wins');
+    const all = ranking.top(0, ranking.size);
+    const saved = [...ranking.takeChanges()].map((h) => ranking.entryOf(h));
+    t.same(
+      saved.map((e) => e.score).sort((a, b) => a - b),
+      all.map((s) => s.score).sort((a, b) => a - b),
+    );
+  },
+);
