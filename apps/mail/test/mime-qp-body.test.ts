@@ -121,7 +121,7 @@ t.test('anything not plainly single-part and undecoded is left alone', async (t)
   for (const [name, raw] of leftAlone) await same(t, name, Buffer.from(raw), false);
 });
 
-t.test('composed messages (alternative, attachments base64 and QP, nested) parse the same', async (t) => {
+t.test('composed messages are left alone; their bodies sent as 7bit parse the same', async (t) => {
   const corpus = new Corpus({ seed: 13, users: 4 });
   for (let i = 0; i < 40; i++) {
     const m = corpus.message(corpus.user(), corpus.receivedAt(), `tok${i}`);
@@ -150,9 +150,8 @@ t.test('composed messages (alternative, attachments base64 and QP, nested) parse
         ? { parts: [{ contentType: 'message/rfc822', content: `Subject: in\r\n\r\n${m.body}` }] }
         : {}),
     });
-    const restated = asQuotedPrintable(raw);
-    const before = comparable(await PostalMime.parse(raw));
-    t.same(comparable(await PostalMime.parse(restated ?? raw)), before, `corpus message ${i}`);
+    // What we compose is quoted-printable or multipart: never restated, parsed as it is.
+    t.equal(asQuotedPrintable(raw), undefined, `corpus message ${i}: left alone`);
     // The corpus body as a plain 7bit message, as most plain-text mail arrives.
     const plain = Buffer.from(
       `${HEAD}Content-Type: text/plain; charset=utf-8\r\n\r\n${m.body.replace(/\n/g, '\r\n')}`,
@@ -172,6 +171,12 @@ t.test('seeded random bodies (=, CR, LF, 8-bit bytes) parse the same', async (t)
     const head = `${HEAD}Content-Type: text/${random(4) === 0 ? 'html' : 'plain'}; charset=${charsets[random(charsets.length)] ?? 'utf-8'}\r\n\r\n`;
     await same(t, `random ${i}`, Buffer.concat([Buffer.from(head), body]), true);
   }
+});
+
+t.test('a header of a million bare CRs is read in linear time', async (t) => {
+  // With a regex trimming the CRs of each header line, this took hours (quadratic in the run).
+  const raw = Buffer.from(`${HEAD}X-A: ${'\r'.repeat(1_000_000)}y\r\n\r\nbody = 1\r\n`);
+  await same(t, 'a long run of bare CRs', raw, true);
 });
 
 t.test('parseMessage gives the stored fields of the message as received', async (t) => {

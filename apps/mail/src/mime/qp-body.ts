@@ -56,11 +56,21 @@ function headerEnd(raw: Buffer): number | undefined {
   return undefined;
 }
 
+/**
+ * `line` without the CRs that end it (as postal-mime reads a line). A loop, not `/\r+$/`: that
+ * regex retries from every CR of a run, quadratic in a header of CRs an attacker can send.
+ */
+function withoutTrailingCRs(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === CR) end--;
+  return line.slice(0, end);
+}
+
 /** Whether every header line is plain about the content: single part, read as it is. */
 function plainHeaders(header: string): boolean {
   const lines = header.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? '').replace(/\r+$/, '').toLowerCase();
+    const line = withoutTrailingCRs(lines[i] ?? '').toLowerCase();
     if (line.includes('multipart')) return false;
     if (line.includes('content-transfer-encoding')) {
       const next = lines[i + 1] ?? '';
