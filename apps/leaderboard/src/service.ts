@@ -107,20 +107,17 @@ export class LeaderboardService {
   }
 
   /**
-   * A player's standing in the current period, at once when the store can answer so, else a
-   * promise of it; undefined for a player without a score (the full `standing` then answers, with
-   * its 404). At once only with stores that every write goes through (the top-list cache's
-   * condition): there no other process can have archived the current period, so its reader is the
-   * live ranking. Otherwise the period's reader is looked up as `standing` looks it up.
+   * A player's standing in the current period, at once when the store can answer so (undefined
+   * for a player without a score: the full `standing` then answers its 404), else `standing`'s
+   * promise of it (which fails as `standing` does, 404 included). At once only with stores that
+   * every write goes through (the top-list cache's condition): there no other process can have
+   * archived the current period, so its reader is the live ranking.
    */
-  currentStanding(userId: string): Standing | undefined | Promise<Standing | undefined> {
-    const month = this.currentPeriod();
+  currentStanding(userId: string): Standing | undefined | Promise<Standing> {
     const { standingNow } = this.#ports.rankings;
-    if (this.#topLists !== undefined && standingNow !== undefined) return standingNow(month, userId);
-    const reader = this.#readerFor(month);
-    return reader instanceof Promise
-      ? reader.then((found) => found.standing(month, userId))
-      : reader.standing(month, userId);
+    if (this.#topLists !== undefined && standingNow !== undefined)
+      return standingNow(this.currentPeriod(), userId);
+    return this.standing(userId, undefined, undefined).then((found) => found.standing);
   }
 
   async top(

@@ -176,6 +176,10 @@ t.test(
     t.same(await later, want);
     t.same((await shared.standing('a', undefined, undefined)).standing, want, 'what the full read says');
     t.equal(cached.currentStanding('nobody'), undefined, 'a player without a score, at once');
-    t.equal(await shared.currentStanding('nobody'), undefined, 'and later');
+    await t.rejects(
+      Promise.resolve(shared.currentStanding('nobody')),
+      { code: 'LB_USER_NOT_RANKED' },
+      'later: its 404',
+    );
   },
 );

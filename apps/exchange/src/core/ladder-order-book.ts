@@ -129,11 +129,10 @@ export class LadderOrderBook implements OrderBook {
     price: number,
     visit: (orderId: number, remaining: number, filled: number) => void,
   ): void {
-    for (
-      let slot = this.#head[side * this.#ticks + this.#tickOf(price)]!;
-      slot !== NONE;
-      slot = this.#next[slot]!
-    ) {
+    const tick = this.#tickOf(price);
+    // A price off the ladder has no orders (and no slot to read: the loop would never end).
+    if (!(Number.isInteger(tick) && tick >= 0 && tick < this.#ticks)) return;
+    for (let slot = this.#head[side * this.#ticks + tick]!; slot !== NONE; slot = this.#next[slot]!) {
       visit(this.#id[slot]!, this.#remaining[slot]!, this.#filled[slot]!);
     }
   }

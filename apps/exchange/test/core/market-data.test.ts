@@ -72,6 +72,14 @@ t.test('a book read walks only the levels it returns', async (t) => {
   t.equal(visited, 5, 'a depth past the book: every level once');
 });
 
+t.test('orders at a price off the ladder: none', async (t) => {
+  const b = book();
+  const seen: number[] = [];
+  for (const price of [0, 1_001, 99.5, -3, Number.NaN]) b.forEachOrderAt(0, price, (id) => seen.push(id));
+  b.forEachOrderAt(0, 99, (id) => seen.push(id));
+  t.same(seen, [1, 2], 'only the orders at 99');
+});
+
 t.test('candles: aligned to the resolution, empty intervals left out, end exclusive', async (t) => {
   const tape = new TradeTape();
   tape.record(60_000, 10, 1);

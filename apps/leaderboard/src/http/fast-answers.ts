@@ -48,6 +48,7 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
       const userId = url.slice(STANDING_PREFIX.length);
       if (!userIdPattern.test(userId)) return undefined;
       const standing = service.currentStanding(userId);
+      // Later: its failures (a 404, a closed ranking's 503) are answered at the edge as problems.
       return standing instanceof Promise ? standing.then(standingBody) : standingBody(standing);
     },
   });

@@ -13,6 +13,7 @@ import { createClientErrorHandler, frameworkErrorHandler } from './client-errors
 import './fastify-types.ts';
 import { installHealth } from './health.ts';
 import { FastRoutes, type FastAnswer, type FastWrite, type PublicFastAnswer } from './fast-routes.ts';
+import { guardPublicAnswers } from './public-answer-guard.ts';
 import { replayDeclinedBodies } from './fast-write-bodies.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
@@ -101,7 +102,11 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   const observe = installMetrics(app);
   fast?.countWith(observe);
   app.decorate('addFastAnswer', (answer: FastAnswer) => fast?.add(answer));
-  app.decorate('addPublicFastAnswer', (answer: PublicFastAnswer) => fast?.addPublic(answer));
+  const checkPublic = guardPublicAnswers(app);
+  app.decorate('addPublicFastAnswer', (answer: PublicFastAnswer) => {
+    checkPublic(answer.route);
+    fast?.addPublic(answer);
+  });
   app.decorate('addFastWrite', (write: FastWrite) => fast?.addWrite(write));
   if (fast !== undefined) replayDeclinedBodies(app, fast);
   installHealth(app);

@@ -1,16 +1,22 @@
 /**
  * Fast answers in front of fastify: a service may register, beside a full route, an answerer for
  * the cheap common case of that route (a cached top list, one player's rank, a plain score
- * update). It sees the request before fastify does and either answers it completely, or declines
- * (undefined) and the request takes the full route as if nothing had looked at it.
+ * update, a public order book). It sees the request before fastify does and either answers it
+ * completely, or declines (undefined) and the request takes the full route as if nothing had
+ * looked at it.
  *
  * Why: at 20,000 requests/s, fastify's hook and reply pipeline costs more than the answer itself.
- * What the full route would do is kept: the answer needs a bearer token already verified (the
- * authenticator's cache) with the route's scope, a single Authorization header, no body, and it
- * is counted in the same request-duration series. Anything else (an unknown or refused token,
- * a query the answerer does not handle, an error) takes the full route, which alone answers
+ * What the full route would do is kept: an answer for a route with a scope needs a bearer token
+ * already verified (the authenticator's cache) with that scope and a single Authorization header;
+ * a public answer (`addPublic`, for routes without `auth`) needs none. Either needs no body, and
+ * is counted in the same request-duration series. Anything else (an unknown or refused token, a
+ * query the answerer does not handle, an error) takes the full route, which alone answers
  * failures. Fast answers are only installed where the full route adds nothing per request: no
  * rate limits, no tracing, no debug request log (see createHttpApp).
+ *
+ * An answer that must ask a store gives a promise: the request is then its own. Its body is sent
+ * as a 200; a coded problem is answered here as the full route would send it (the store is not
+ * asked twice); an undefined, or any other failure, hands the request to the full route then.
  *
  * A write (POST with a JSON body) is taken only with a declared length within the answerer's
  * limit and a plain JSON content type. Its body is read here; when the answerer declines it (not
@@ -32,8 +38,8 @@ export interface FastAnswer {
   /**
    * The JSON body of a 200 for this request target, or undefined to let the full route answer.
    * A store that must be asked gives a promise of either: the request is then this answer's (no
-   * later one is tried), and an undefined or a rejection hands it to the full route, which asks
-   * again and answers what it finds (a 404, a 503).
+   * later one is tried). A rejection with a ProblemError is answered as that problem; an undefined
+   * or another rejection hands the request to the full route.
    */
   answer(url: string, principal: Principal): string | undefined | Promise<string | undefined>;
 }
@@ -127,8 +133,9 @@ export class FastRoutes {
   }
 
   /**
-   * Answers `req` and returns true; or returns false having touched nothing; or, for a write,
-   * returns true and hands the request to `fullRoute` once its body is read and declined.
+   * Answers `req` and returns true; or returns false having touched nothing; or returns true and
+   * hands the request to `fullRoute` later: a write once its body is read and declined, a read
+   * once an answer still to come declines it.
    */
   serve(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {
     if (req.method === 'GET') return this.#get(req, res, fullRoute);
@@ -150,54 +157,60 @@ export class FastRoutes {
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const url = req.url ?? '';
     for (const fast of this.#publicAnswers) {
-      if (this.#sent(res, fast.route, started, () => fast.answer(url)) === 'sent') return true;
+      const body = attempt(() => fast.answer(url));
+      if (body === undefined) continue;
+      this.#answered(res, fast.route, started, body);
+      return true;
     }
     if (this.#answers.length === 0) return false;
     const principal = this.#principal(req);
     if (principal === undefined) return false;
     for (const fast of this.#answers) {
       if (!principal.scopes.has(fast.scope)) continue;
-      const outcome = this.#sent(res, fast.route, started, () => fast.answer(url, principal));
-      if (outcome === 'sent') return true;
-      if (outcome === undefined) continue;
-      outcome.then(
-        (sent) => sent || fullRoute(req, res),
-        () => fullRoute(req, res),
-      );
+      const body = attempt(() => fast.answer(url, principal));
+      if (body === undefined) continue;
+      if (typeof body === 'string') this.#answered(res, fast.route, started, body);
+      else this.#answerLater(req, res, fast.route, started, body, fullRoute);
       return true;
     }
     return false;
   }
 
   /**
-   * Sends the 200 that `answer` gives ('sent'), or undefined when it declines or throws; for an
-   * answer still to come, a promise of whether it was sent.
+   * The request is this answer's once it is a promise. A body comes as a 200; a problem is answered
+   * here as the full route would (no second look at the store); an undefined or any other failure
+   * goes to the full route, which answers it. Nothing is sent for a client that has left.
    */
-  #sent(
+  #answerLater(
+    req: IncomingMessage,
     res: ServerResponse,
     route: string,
     started: number,
-    answer: () => string | undefined | Promise<string | undefined>,
-  ): 'sent' | undefined | Promise<boolean> {
-    let body: string | undefined | Promise<string | undefined>;
-    try {
-      body = answer();
-    } catch {
-      return undefined; // the full route will meet the same failure and answer it properly
-    }
-    if (typeof body === 'object') {
-      return body.then(
-        (later) => later !== undefined && this.#sent(res, route, started, () => later) === 'sent',
-      );
-    }
-    if (body === undefined) return undefined;
-    res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-    });
-    res.end(body);
+    later: Promise<string | undefined>,
+    fullRoute: RequestListener,
+  ): void {
+    later.then(
+      (body) => {
+        if (res.destroyed || res.headersSent) return;
+        if (body === undefined) fullRoute(req, res);
+        else this.#answered(res, route, started, body);
+      },
+      (error: unknown) => {
+        if (res.destroyed || res.headersSent) return;
+        if (!(error instanceof ProblemError)) {
+          fullRoute(req, res);
+          return;
+        }
+        this.#sendProblem(res, error);
+        this.#observe('GET', route, error.status, (performance.now() - started) / 1000);
+      },
+    );
+  }
+
+  /** A fast answer's 200, counted in the request-duration series of its route. */
+  #answered(res: ServerResponse, route: string, started: number, body: string): void {
+    this.#send(res, 200, body, 'application/json; charset=utf-8', undefined);
     this.#observe('GET', route, 200, (performance.now() - started) / 1000);
-    return 'sent';
   }
 
   #post(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {
@@ -231,17 +244,7 @@ export class FastRoutes {
       answer
         .then(
           (reply) => this.#send(res, 200, reply.body, 'application/json; charset=utf-8', reply.headers),
-          (error: unknown) => {
-            const problem = this.#problemOf(error);
-            this.#send(
-              res,
-              problem.status,
-              JSON.stringify(problemBody(problem)),
-              // fastify's reply.type() adds the charset: the full route's answer, byte for byte.
-              'application/problem+json; charset=utf-8',
-              problem.headers,
-            );
-          },
+          (error: unknown) => this.#sendProblem(res, this.#problemOf(error)),
         )
         .finally(() =>
           this.#observe('POST', write.route, res.statusCode, (performance.now() - started) / 1000),
@@ -279,6 +282,12 @@ export class FastRoutes {
     return kitErrors.KIT_INTERNAL(`an unexpected error occurred (request id ${id})`);
   }
 
+  #sendProblem(res: ServerResponse, problem: ProblemError): void {
+    // fastify's reply.type() adds the charset: the full route's answer, byte for byte.
+    const type = 'application/problem+json; charset=utf-8';
+    this.#send(res, problem.status, JSON.stringify(problemBody(problem)), type, problem.headers);
+  }
+
   #send(
     res: ServerResponse,
     status: number,
@@ -292,5 +301,14 @@ export class FastRoutes {
       'content-length': Buffer.byteLength(body),
     });
     res.end(body);
+  }
+}
+
+/** What an answerer gives, or undefined when it throws (the full route meets the same failure and answers it). */
+function attempt<T>(answer: () => T): T | undefined {
+  try {
+    return answer();
+  } catch {
+    return undefined;
   }
 }

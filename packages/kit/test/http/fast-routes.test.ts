@@ -1,5 +1,7 @@
+import { connect } from 'node:net';
 import { metrics, propagation, trace } from '@opentelemetry/api';
 import t from 'tap';
+import { kitErrors } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Telemetry } from '../../src/telemetry.ts';
 import type { FastAnswer } from '../../src/http/fast-routes.ts';
@@ -92,7 +94,7 @@ t.test('fast answers are counted in the request-duration metric of their route',
   const auth = { authorization: `Bearer ${await token(['items:read'])}` };
   for (let i = 0; i < 3; i++) await get(auth);
   const text = await app.metrics.metrics();
-  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/items",status_code="200"\} 3/);
+  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/items",status_code="200"\} 3$/m);
 });
 
 t.test('no fast answers with rate limits, tracing or a debug request log', async (t) => {
@@ -146,7 +148,7 @@ t.test('a public fast answer needs no token, ignores one, and declines to the fu
   t.same(calls, ['/book', '/book', '/book?depth=1', '/book', '/book']);
   // Two answered at the edge, three by the full route: one series for the route.
   const text = await app.metrics.metrics();
-  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/book",status_code="200"\} 5/);
+  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/book",status_code="200"\} 5$/m);
 });
 
 t.test('an answer still to come: sent when it comes, else the full route answers', async (t) => {
@@ -184,5 +186,69 @@ t.test('an answer still to come: sent when it comes, else the full route answers
   t.equal(fullRoutes, 3);
   t.same(asked, [], 'the next answer was never asked');
   const text = await app.metrics.metrics();
-  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/items",status_code="200"\} 4/);
+  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/items",status_code="200"\} 4$/m);
+});
+
+t.test('a public fast answer for a route that reads a token is refused, in either order', async (t) => {
+  const first = await testApp({ rateLimitEnabled: false });
+  first.get('/mine', { config: { auth: { scope: 'items:read', optional: true } } }, async () => ({}));
+  t.throws(() => first.addPublicFastAnswer({ route: '/mine', answer: () => '{}' }), /reads a bearer token/);
+  const second = await testApp({ rateLimitEnabled: false });
+  second.addPublicFastAnswer({ route: '/mine', answer: () => '{}' });
+  t.throws(
+    () => second.get('/mine', { config: { auth: { scope: 'items:read' } } }, async () => ({})),
+    /reads a bearer token/,
+  );
+  const public_ = await testApp({ rateLimitEnabled: false });
+  public_.get('/open', async () => ({}));
+  t.doesNotThrow(() => public_.addPublicFastAnswer({ route: '/open', answer: () => '{}' }));
+});
+
+t.test('a problem to come is answered at the edge; a client gone meanwhile gets nothing', async (t) => {
+  const app = await testApp({ rateLimitEnabled: false });
+  let later: () => Promise<string | undefined> = () =>
+    Promise.reject(kitErrors.KIT_NOT_FOUND('no such item'));
+  app.addFastAnswer({ route: '/items', scope: 'items:read', answer: () => later() });
+  let fullRoutes = 0;
+  app.get('/items', { config: { auth: { scope: 'items:read' } } }, async () => {
+    fullRoutes++;
+    throw kitErrors.KIT_NOT_FOUND('no such item');
+  });
+  const port = await listen(t, app);
+  const authorization = `Bearer ${await token(['items:read'])}`;
+  const get = () =>
+    fetch(`http://127.0.0.1:${port}/items`, { headers: { authorization } }).then(async (res) => ({
+      status: res.status,
+      type: res.headers.get('content-type'),
+      body: await res.text(),
+    }));
+  const full = await get(); // the token's first use: the full route
+  t.equal(fullRoutes, 1);
+  const edge = await get();
+  t.equal(fullRoutes, 1, 'answered at the edge, the full route not asked');
+  t.same(edge, full, 'as the full route answers it');
+  t.equal(edge.status, 404);
+  // A client that leaves before the answer comes: nothing is sent, nothing counted, no full route.
+  let settle: (body: string | undefined) => void = () => {};
+  let asked: () => void = () => {};
+  const askedOnce = new Promise<void>((resolve) => (asked = resolve));
+  later = () => {
+    asked();
+    return new Promise((resolve) => (settle = resolve));
+  };
+  const open = () => new Promise<number>((resolve) => app.server.getConnections((_, n) => resolve(n)));
+  const before = await open();
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(`GET /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\n\r\n`);
+  await askedOnce;
+  socket.destroy();
+  // Bounded: until the server has seen the connection close.
+  for (let i = 0; i < 500 && (await open()) > before; i++) await new Promise((r) => setTimeout(r, 10));
+  settle(undefined);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(fullRoutes, 1, 'no full route for a client gone');
+  const text = await app.metrics.metrics();
+  t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/items",status_code="404"\} 2$/m);
+  t.notMatch(text, /status_code="200"/);
 });
