@@ -55,3 +55,41 @@ t.test('a failed INSERT rolls the whole batch back and the next batch reuses its
   const { results } = writer.write([win(1)]);
   t.equal(results[0]!.win.seq, 1);
 });
+
+t.test('a new log indexes only the wins that carry a match id, and still refuses a reused one', async (t) => {
+  const db = openSqlite(join(tempDataDir(t), 'wins.db'));
+  t.teardown(() => db.close());
+  const writer = new WinBatchWriter(db);
+  writer.write([win(1, 'm1'), win(2), win(3)]);
+  const indexed = db.prepare(
+    'SELECT COUNT(*) AS n FROM wins INDEXED BY wins_by_match WHERE match_id IS NOT NULL',
+  );
+  t.equal((indexed.get() as { n: number }).n, 1, 'one entry: the win with a match id');
+  t.throws(
+    () => db.exec("INSERT INTO wins VALUES (9, '2026-11', 'u9', 1, 'm1', 9)"),
+    /UNIQUE constraint failed/,
+  );
+  t.same(writer.write([win(4, 'm1')]).results[0], { win: { ...win(1, 'm1'), seq: 1 }, duplicate: true });
+});
+
+t.test(
+  'a log created with a UNIQUE match_id column is written as before, with no second index',
+  async (t) => {
+    const db = openSqlite(join(tempDataDir(t), 'wins.db'));
+    t.teardown(() => db.close());
+    db.exec(`
+    CREATE TABLE wins (seq INTEGER PRIMARY KEY, period TEXT NOT NULL, user_id TEXT NOT NULL,
+      points INTEGER NOT NULL, match_id TEXT UNIQUE, at INTEGER NOT NULL);
+    CREATE INDEX wins_by_period ON wins (period, seq);
+    CREATE TABLE win_periods (period TEXT PRIMARY KEY) WITHOUT ROWID;
+  `);
+    const writer = new WinBatchWriter(db);
+    const first = writer.write([win(1, 'm1'), win(2)]).results[0]!.win;
+    t.same(writer.write([win(5, 'm1')]).results[0], { win: first, duplicate: true });
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    t.same(
+      indexes.map((row) => row['name']),
+      ['sqlite_autoindex_wins_1', 'wins_by_period'],
+    );
+  },
+);

@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from '@tessera/kit/sqlite';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult } from '../../ports.ts';
@@ -23,20 +24,35 @@ export const REPLAY_QUERY =
 /** A row of REPLAY_QUERY: seq, user_id, points, match_id, at. */
 export type ReplayRow = [number, string, number, string | null, number];
 
-/** Creates the win log's tables if they are missing (idempotent; any connection may call it). */
+/**
+ * Creates the win log's tables if they are missing (idempotent; any connection may call it).
+ *
+ * Match ids are unique through a partial index, over the wins that carry one: a UNIQUE column
+ * would index every win, a NULL key each for those without, one more b-tree written per row.
+ * A log created before keeps its UNIQUE column, which refuses the same duplicates.
+ */
 export function ensureWinSchema(db: DatabaseSync): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS wins (
-      seq INTEGER PRIMARY KEY,
-      period TEXT NOT NULL,
-      user_id TEXT NOT NULL,
-      points INTEGER NOT NULL,
-      match_id TEXT UNIQUE,
-      at INTEGER NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS wins_by_period ON wins (period, seq);
-    CREATE TABLE IF NOT EXISTS win_periods (period TEXT PRIMARY KEY) WITHOUT ROWID;
-  `);
+  // One transaction: the check and the creation are one step for connections opening together.
+  transaction(db, () => {
+    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wins'").get();
+    if (exists === undefined) {
+      db.exec(`
+        CREATE TABLE wins (
+          seq INTEGER PRIMARY KEY,
+          period TEXT NOT NULL,
+          user_id TEXT NOT NULL,
+          points INTEGER NOT NULL,
+          match_id TEXT,
+          at INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX wins_by_match ON wins (match_id) WHERE match_id IS NOT NULL;
+      `);
+    }
+    db.exec(`
+      CREATE INDEX IF NOT EXISTS wins_by_period ON wins (period, seq);
+      CREATE TABLE IF NOT EXISTS win_periods (period TEXT PRIMARY KEY) WITHOUT ROWID;
+    `);
+  });
 }
 
 export function toWin(row: WinRow): Win {
