@@ -119,20 +119,32 @@ export const LAPSED_MOVES_PER_LOOK = 16;
 
 /**
  * KEYS: rank, ctl, moving. ARGV: above (exclusive encoded bound, or '+inf' for none), user ('' for
- * none). Reply: epoch, moves in flight, count, count of entries above, user's encoded or false,
- * first member, first encoded, last member, last encoded, then the users whose move is past its
- * deadline. One atomic look at a range shard.
+ * none). Reply: epoch, moves in flight, the highest score of an entry in flight into this shard
+ * (a string, '' for none), count, count of entries above, user's encoded or false, first member,
+ * first encoded, last member, last encoded, then the users whose move is past its deadline. One
+ * atomic look at a range shard. A read can count a player twice only through an entry in flight
+ * that it counts, so the highest of them tells the reader whether a move concerns it.
  */
 export const RANGE_LOOK = `
 local epoch = redis.call('HGET', KEYS[2], 'epoch')
 local moving = redis.call('ZCARD', KEYS[3])
+local moving_top, top = '', nil
+if moving > 0 then
+  for _, user in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+    local score = redis.call('ZSCORE', KEYS[1], user)
+    if score and (top == nil or tonumber(score) > top) then
+      top = tonumber(score)
+      moving_top = score
+    end
+  end
+end
 local above = 0
 if ARGV[1] ~= '+inf' then above = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[1], '+inf') end
 local mine = false
 if ARGV[2] ~= '' then mine = redis.call('ZSCORE', KEYS[1], ARGV[2]) or false end
 local first = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local last = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local out = { epoch or '0', moving, redis.call('ZCARD', KEYS[1]), above, mine,
+local out = { epoch or '0', moving, moving_top, redis.call('ZCARD', KEYS[1]), above, mine,
   first[1] or '', first[2] or '', last[1] or '', last[2] or '' }
 if moving > 0 then
   local now = redis.call('TIME')

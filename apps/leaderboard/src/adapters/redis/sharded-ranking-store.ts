@@ -13,7 +13,7 @@ import { ShardedKeys, type ShardedContext } from './sharded-context.ts';
 import { pruneFence } from './sharded-fence.ts';
 import { leased, takeLapsed, takeLeases } from './sharded-leases.ts';
 import { place } from './sharded-placement.ts';
-import { RETRY, sameEpochs, ShardedReads, type Look, type Retry } from './sharded-reads.ts';
+import { RETRY, sameEpochs, ShardedReads, still, type Look, type Retry } from './sharded-reads.ts';
 
 const homeApply = new LuaScript(HOME_APPLY);
 
@@ -288,7 +288,7 @@ export class ShardedRankingStore implements RankingStore {
     await this.pruneFence(period);
     const bounds = await this.#reads.consistent(async () => {
       const looks = await this.#reads.looks(period, '+inf', '');
-      if (looks === RETRY) return RETRY;
+      if (looks === RETRY || !still(looks)) return RETRY;
       const total = looks.reduce((sum, look) => sum + look.count, 0);
       const picked: number[] = [];
       for (let i = 1; i < this.#shards.length; i++) {
@@ -299,7 +299,7 @@ export class ShardedRankingStore implements RankingStore {
           picked.push(entry.encoded);
       }
       const verify = await this.#reads.looks(period, '+inf', '');
-      return verify === RETRY || !sameEpochs(looks, verify) ? RETRY : picked;
+      return verify === RETRY || !still(verify) || !sameEpochs(looks, verify) ? RETRY : picked;
     });
     await this.#shards[0]!.set(this.#keys.of(period, 'bounds'), JSON.stringify(bounds));
     this.#bounds.set(period, { bounds, until: Date.now() + BOUNDS_TTL_MS });

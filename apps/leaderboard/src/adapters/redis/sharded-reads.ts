@@ -16,19 +16,22 @@ const READ_GRACE_MS = 2_000;
 /** One atomic look at a range shard (RANGE_LOOK). */
 export interface Look extends ShardExtent {
   readonly epoch: string;
+  /** Moves in flight into this shard. */
   readonly moving: number;
+  /** The highest score of an entry in flight into this shard: a read counting it may count its player twice. */
+  readonly movingTop: number | undefined;
   readonly above: number;
   readonly mine: number | undefined;
 }
 
-/** A read attempt that saw a move in flight or a shard change under it. */
+/** A read attempt that saw a move it counts in flight, or a shard change under it. */
 export const RETRY = Symbol('retry');
 export type Retry = typeof RETRY;
 
 /**
- * The read side of the sharded ranking: looks at every shard, retried until no move was in
- * flight and no shard changed between the first and last look (docs/architecture.md, "Past one
- * Redis", gives the argument). A move past its deadline is handed to `takeOver` (which scrubs the
+ * The read side of the sharded ranking: looks at every shard, retried until no shard changed
+ * between the first and last look and no move in flight could change the answer: one whose entry
+ * in flight the read counts (docs/architecture.md, "Past one Redis", gives the argument). A move past its deadline is handed to `takeOver` (which scrubs the
  * player under a new lease), so a move left by a dead process delays reads, never fails them.
  */
 export class ShardedReads {
@@ -46,21 +49,26 @@ export class ShardedReads {
     this.#takeOver = takeOver;
   }
 
-  /** Looks at every shard; RETRY when a move is in flight on any (taking over those past their deadline). */
+  /**
+   * Looks at every shard; RETRY when a move was past its deadline (taken over first). Whether the
+   * moves in flight concern the read is the caller's to decide (rankOf, ranked, still).
+   */
   async looks(period: Period, above: string, userId: string): Promise<Look[] | Retry> {
     const keys = this.#context.keys.look(period);
     const replies = await Promise.all(
       this.#context.shards.map((r) => rangeLook.run(r, keys, [above, userId])),
     );
     const looks = replies.map((reply) => toLook(reply as (string | number | null)[]));
-    const lapsed = replies.flatMap((reply) => (reply as string[]).slice(9));
-    if (lapsed.length > 0) await this.#takeOver(period, [...new Set(lapsed)]);
-    return looks.some((look) => look.moving !== 0) ? RETRY : looks;
+    const lapsed = replies.flatMap((reply) => (reply as string[]).slice(10));
+    if (lapsed.length === 0) return looks;
+    await this.#takeOver(period, [...new Set(lapsed)]);
+    return RETRY;
   }
 
   /**
    * The rank of an entry with `encoded` (1 + the entries above it on every shard, the user's own
-   * excluded) checked against an earlier look: RETRY if a shard changed since.
+   * excluded) checked against an earlier look: RETRY if a shard changed since, or an entry in
+   * flight is above `encoded` (counted, its player may be counted on its old shard too).
    */
   async rankOf(
     period: Period,
@@ -70,6 +78,7 @@ export class ShardedReads {
   ): Promise<number | Retry> {
     const looks = await this.looks(period, String(encoded), userId);
     if (looks === RETRY || (before !== undefined && !sameEpochs(before, looks))) return RETRY;
+    if (movingAbove(looks) > encoded) return RETRY;
     const self = looks.filter((look) => look.mine !== undefined && look.mine > encoded).length;
     return 1 + looks.reduce((sum, look) => sum + look.above, 0) - self;
   }
@@ -117,7 +126,11 @@ export class ShardedReads {
     return (await Promise.all(reads)).flat();
   }
 
-  /** Standings of a page starting at `offset`, checked against the look it was read after. */
+  /**
+   * Standings of a page starting at `offset`, checked against the look it was read after: RETRY
+   * if a shard changed, or an entry in flight ranks as low as the page's last one or above (the
+   * positions were found by counts that may hold its player twice).
+   */
   async ranked(
     period: Period,
     looks: readonly Look[],
@@ -127,6 +140,14 @@ export class ShardedReads {
     const first = page[0];
     const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '');
     if (check === RETRY || !sameEpochs(looks, check)) return RETRY;
+    const lowest = page.at(-1)?.encoded;
+    // An empty page (past the end) was found by counts alone: any move in flight may be in them.
+    if (
+      lowest === undefined
+        ? !still(looks) || !still(check)
+        : Math.max(movingAbove(looks), movingAbove(check)) >= lowest
+    )
+      return RETRY;
     // Shared ranks: 1 + the entries with a higher score, whichever shard they are on.
     let previous: Entry | undefined;
     let rank = 1 + check.reduce((sum, look) => sum + look.above, 0);
@@ -158,17 +179,28 @@ export class ShardedReads {
   }
 }
 
+/** The highest score of an entry in flight on any shard (-Infinity for none). */
+function movingAbove(looks: readonly Look[]): number {
+  return Math.max(-Infinity, ...looks.map((look) => look.movingTop ?? -Infinity));
+}
+
+/** True when no move is in flight at all (what a rebalance picking bounds needs). */
+export function still(looks: readonly Look[]): boolean {
+  return looks.every((look) => look.moving === 0);
+}
+
 function toLook(reply: readonly (string | number | null)[]): Look {
   const entry = (member: unknown, encoded: unknown): Entry | undefined =>
     member === '' ? undefined : { member: String(member), encoded: Number(encoded) };
   return {
     epoch: String(reply[0]),
     moving: Number(reply[1]),
-    count: Number(reply[2]),
-    above: Number(reply[3]),
-    mine: reply[4] === null ? undefined : Number(reply[4]),
-    first: entry(reply[5], reply[6]),
-    last: entry(reply[7], reply[8]),
+    movingTop: reply[2] === '' ? undefined : Number(reply[2]),
+    count: Number(reply[3]),
+    above: Number(reply[4]),
+    mine: reply[5] === null ? undefined : Number(reply[5]),
+    first: entry(reply[6], reply[7]),
+    last: entry(reply[8], reply[9]),
   };
 }
 
