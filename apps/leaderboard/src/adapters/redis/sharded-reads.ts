@@ -22,6 +22,8 @@ export interface Look extends ShardExtent {
   readonly movingTop: number | undefined;
   readonly above: number;
   readonly mine: number | undefined;
+  /** A step of a move since the earlier look touched an entry above the score asked. */
+  readonly changed: boolean;
 }
 
 /** A read attempt that saw a move it counts in flight, or a shard change under it. */
@@ -53,13 +55,25 @@ export class ShardedReads {
    * Looks at every shard; RETRY when a move was past its deadline (taken over first). Whether the
    * moves in flight concern the read is the caller's to decide (rankOf, ranked, still).
    */
-  async looks(period: Period, above: string, userId: string): Promise<Look[] | Retry> {
+  async looks(
+    period: Period,
+    above: string,
+    userId: string,
+    since?: { readonly looks: readonly Look[]; readonly above: number },
+  ): Promise<Look[] | Retry> {
     const keys = this.#context.keys.look(period);
     const replies = await Promise.all(
-      this.#context.shards.map((r) => rangeLook.run(r, keys, [above, userId])),
+      this.#context.shards.map((r, i) =>
+        rangeLook.run(r, keys, [
+          above,
+          userId,
+          since === undefined ? '' : since.looks[i]!.epoch,
+          since === undefined ? '' : since.above,
+        ]),
+      ),
     );
     const looks = replies.map((reply) => toLook(reply as (string | number | null)[]));
-    const lapsed = replies.flatMap((reply) => (reply as string[]).slice(10));
+    const lapsed = replies.flatMap((reply) => (reply as string[]).slice(11));
     if (lapsed.length === 0) return looks;
     await this.#takeOver(period, [...new Set(lapsed)]);
     return RETRY;
@@ -67,8 +81,9 @@ export class ShardedReads {
 
   /**
    * The rank of an entry with `encoded` (1 + the entries above it on every shard, the user's own
-   * excluded) checked against an earlier look: RETRY if a shard changed since, or an entry in
-   * flight is above `encoded` (counted, its player may be counted on its old shard too).
+   * excluded) checked against an earlier look: RETRY if a move touched an entry above `encoded`
+   * since, or an entry in flight is above it (counted, its player may be counted on its old shard
+   * too). Moves below `encoded` change no count.
    */
   async rankOf(
     period: Period,
@@ -76,9 +91,11 @@ export class ShardedReads {
     userId: string,
     before?: readonly Look[],
   ): Promise<number | Retry> {
-    const looks = await this.looks(period, String(encoded), userId);
-    if (looks === RETRY || (before !== undefined && !sameEpochs(before, looks))) return RETRY;
-    if (movingAbove(looks) > encoded) return RETRY;
+    // Seen already in the first look: no need for the second.
+    if (before !== undefined && movingAbove(before) > encoded) return RETRY;
+    const since = before === undefined ? undefined : { looks: before, above: encoded };
+    const looks = await this.looks(period, String(encoded), userId, since);
+    if (looks === RETRY || looks.some((look) => look.changed) || movingAbove(looks) > encoded) return RETRY;
     const self = looks.filter((look) => look.mine !== undefined && look.mine > encoded).length;
     return 1 + looks.reduce((sum, look) => sum + look.above, 0) - self;
   }
@@ -128,8 +145,8 @@ export class ShardedReads {
 
   /**
    * Standings of a page starting at `offset`, checked against the look it was read after: RETRY
-   * if a shard changed, or an entry in flight ranks as low as the page's last one or above (the
-   * positions were found by counts that may hold its player twice).
+   * if a move touched, or an entry in flight is, an entry as low as the page's last one or above
+   * (the positions were found by counts that may hold its player twice or miss it).
    */
   async ranked(
     period: Period,
@@ -138,9 +155,12 @@ export class ShardedReads {
     page: readonly Entry[],
   ): Promise<Standing[] | Retry> {
     const first = page[0];
-    const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '');
-    if (check === RETRY || !sameEpochs(looks, check)) return RETRY;
     const lowest = page.at(-1)?.encoded;
+    // Scores are integers: above lowest - 1 is as low as the last entry or above; a page past the
+    // end was found by counts alone, which any move may change.
+    const since = { looks, above: lowest === undefined ? -1 : lowest - 1 };
+    const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '', since);
+    if (check === RETRY || check.some((look) => look.changed)) return RETRY;
     // An empty page (past the end) was found by counts alone: any move in flight may be in them.
     if (
       lowest === undefined
@@ -160,7 +180,7 @@ export class ShardedReads {
   }
 
   /**
-   * Runs a read until it saw no move in flight and no shard changed under it. A move lasts at
+   * Runs a read until no move in flight or between its looks could change its answer. A move lasts at
    * most a lease before it is taken over, so waiting a lease and a little more always ends.
    */
   async consistent<T>(attempt: () => Promise<T | Retry>): Promise<T> {
@@ -201,6 +221,7 @@ function toLook(reply: readonly (string | number | null)[]): Look {
     mine: reply[5] === null ? undefined : Number(reply[5]),
     first: entry(reply[6], reply[7]),
     last: entry(reply[8], reply[9]),
+    changed: reply[10] === 1,
   };
 }
 

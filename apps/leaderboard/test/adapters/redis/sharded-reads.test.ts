@@ -7,6 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import t from 'tap';
+import { LuaScript } from '../../../src/adapters/redis/lua-script.ts';
+import {
+  RANGE_LOOK,
+  RANGE_MOVE_IN,
+  RANGE_MOVE_OUT,
+  STEPS_KEPT,
+} from '../../../src/adapters/redis/shard-range-scripts.ts';
+import { ShardedKeys } from '../../../src/adapters/redis/sharded-context.ts';
 import { ShardedRankingStore } from '../../../src/adapters/redis/sharded-ranking-store.ts';
 import { win } from '../../ports/ranking-store.suite.ts';
 import { startRedisServers } from './redis-servers.ts';
@@ -75,3 +83,35 @@ t.test('a read is retried by a move whose entry in flight it counts', async (t) 
     ],
   );
 });
+
+t.test(
+  'a look tells whether a step of a move since an earlier look touched an entry above a score',
+  async (t) => {
+    const keys = new ShardedKeys(`t${randomBytes(4).toString('hex')}:lb:`);
+    const r = servers[0]!;
+    const look = new LuaScript(RANGE_LOOK);
+    const moveIn = new LuaScript(RANGE_MOVE_IN);
+    const moveOut = new LuaScript(RANGE_MOVE_OUT);
+    /** `changed` of a look asking about entries above `above` since `epoch`, and the epoch now. */
+    const since = async (epoch: string, above: number) => {
+      const reply = (await look.run(r, keys.look(PERIOD), ['+inf', '', epoch, above])) as (string | number)[];
+      return { changed: reply[10], epoch: String(reply[0]) };
+    };
+    const { epoch: first } = await since('', 0);
+    let token = Date.now() * 1_000;
+    await moveIn.run(r, keys.range(PERIOD), [60_000, 'u', 3, ++token]);
+    t.equal((await since(first, 10)).changed, 0, 'an entry added at 3 changes no count above 10');
+    t.equal((await since(first, 2)).changed, 1, 'it changes the count above 2');
+    const { epoch: second } = await since('', 0);
+    await moveOut.run(r, keys.range(PERIOD), ['u', ++token]);
+    t.equal((await since(second, 3)).changed, 0, 'removed at 3: not above 3');
+    t.equal((await since(second, 2)).changed, 1, 'removed at 3: above 2');
+    const { epoch: third } = await since('', 0);
+    for (let i = 0; i <= STEPS_KEPT; i++) await moveOut.run(r, keys.range(PERIOD), ['nobody', ++token]);
+    t.equal(
+      (await since(third, 1_000)).changed,
+      1,
+      'steps older than those kept: changed, whatever they were',
+    );
+  },
+);
