@@ -31,6 +31,18 @@ interface Figures {
   /** CPU per operation, µs: this process, and every Redis instance together. */
   readonly clientCpuUs: number;
   readonly redisCpuUs: number;
+  /** Scripts run per operation, on every instance together (each look at a shard is one). */
+  readonly scripts: number;
+}
+
+/** Scripts (EVALSHA, EVAL) the instances ran so far. */
+async function scriptCalls(instances: readonly Redis[]): Promise<number> {
+  const infos = await Promise.all(instances.map((r) => r.info('commandstats')));
+  return infos.reduce(
+    (sum, info) =>
+      sum + [...info.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0),
+    0,
+  );
 }
 
 /** CPU seconds (user + system) the instances used so far. */
@@ -45,6 +57,7 @@ async function redisCpu(instances: readonly Redis[]): Promise<number> {
 async function measure(instances: readonly Redis[], operation: () => Promise<unknown>): Promise<Figures> {
   const latencies: number[] = [];
   const redisBefore = await redisCpu(instances);
+  const scriptsBefore = await scriptCalls(instances);
   const clientBefore = process.cpuUsage();
   const end = performance.now() + SECONDS * 1_000;
   const started = performance.now();
@@ -60,6 +73,7 @@ async function measure(instances: readonly Redis[], operation: () => Promise<unk
   const elapsed = performance.now() - started;
   const client = process.cpuUsage(clientBefore);
   const redisSeconds = (await redisCpu(instances)) - redisBefore;
+  const scripts = (await scriptCalls(instances)) - scriptsBefore;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.floor(q * (latencies.length - 1))]! * 100) / 100;
   const n = latencies.length;
@@ -69,6 +83,7 @@ async function measure(instances: readonly Redis[], operation: () => Promise<unk
     p99: at(0.99),
     clientCpuUs: Math.round((client.user + client.system) / n),
     redisCpuUs: Math.round((redisSeconds * 1e6) / n),
+    scripts: Math.round((scripts / n) * 100) / 100,
   };
 }
 
@@ -117,12 +132,14 @@ for (const shards of COUNTS) {
     [
       'applyWin',
       `${perSecond(result.updates.perSecond, 1_000)} p50 ${result.updates.p50} ms p99 ${result.updates.p99} ms` +
-        ` · CPU/op client ${result.updates.clientCpuUs} µs, redis ${result.updates.redisCpuUs} µs`,
+        ` · CPU/op client ${result.updates.clientCpuUs} µs, redis ${result.updates.redisCpuUs} µs` +
+        ` · ${result.updates.scripts} scripts/op`,
     ],
     [
       'standing',
       `${perSecond(result.reads.perSecond, 1_000)} p50 ${result.reads.p50} ms p99 ${result.reads.p99} ms` +
-        ` · CPU/op client ${result.reads.clientCpuUs} µs, redis ${result.reads.redisCpuUs} µs`,
+        ` · CPU/op client ${result.reads.clientCpuUs} µs, redis ${result.reads.redisCpuUs} µs` +
+        ` · ${result.reads.scripts} scripts/op`,
     ],
   ]);
 }
