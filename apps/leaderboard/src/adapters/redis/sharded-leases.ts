@@ -117,8 +117,8 @@ export async function releaseLeases(
 }
 
 /**
- * The leases a release (HOME_RELEASE, HOME_APPLY) kept because their totals moved on (user, encoded pairs), to be placed
- * again under the same tokens.
+ * The leases a release (HOME_RELEASE, HOME_APPLY) kept because their totals moved on (user,
+ * encoded pairs), to be placed again under the same tokens.
  */
 export function keptLeases(released: readonly Released[], flat: readonly string[]): Placement[] {
   const byUser = new Map(released.map((r) => [r.userId, r]));

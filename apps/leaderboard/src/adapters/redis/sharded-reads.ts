@@ -18,7 +18,7 @@ export interface Look extends ShardExtent {
   readonly epoch: string;
   /** Moves in flight into this shard. */
   readonly moving: number;
-  /** The highest score of an entry in flight into this shard: a read counting it may count its player twice. */
+  /** The highest score of an entry in flight into this shard: counted, its player may be twice. */
   readonly movingTop: number | undefined;
   readonly above: number;
   readonly mine: number | undefined;
@@ -26,15 +26,16 @@ export interface Look extends ShardExtent {
   readonly changed: boolean;
 }
 
-/** A read attempt that saw a move it counts in flight, or a shard change under it. */
+/** A read attempt that a move could have made wrong (in flight, or between its looks). */
 export const RETRY = Symbol('retry');
 export type Retry = typeof RETRY;
 
 /**
- * The read side of the sharded ranking: looks at every shard, retried until no shard changed
- * between the first and last look and no move in flight could change the answer: one whose entry
- * in flight the read counts (docs/architecture.md, "Past one Redis", gives the argument). A move past its deadline is handed to `takeOver` (which scrubs the
- * player under a new lease), so a move left by a dead process delays reads, never fails them.
+ * The read side of the sharded ranking: looks at every shard twice, retried until no move could
+ * change the answer: none touched an entry the read counts between its looks, none of those is in
+ * flight (docs/architecture.md, "Past one Redis", gives the argument). A move past its deadline
+ * is handed to `takeOver` (which scrubs the player under a new lease), so a move left by a dead
+ * process delays reads, never fails them.
  */
 export class ShardedReads {
   readonly #context: ShardedContext;
@@ -180,8 +181,9 @@ export class ShardedReads {
   }
 
   /**
-   * Runs a read until no move in flight or between its looks could change its answer. A move lasts at
-   * most a lease before it is taken over, so waiting a lease and a little more always ends.
+   * Runs a read until no move in flight or between its looks could change its answer. A move
+   * lasts at most a lease before it is taken over, so waiting a lease and a little more always
+   * ends.
    */
   async consistent<T>(attempt: () => Promise<T | Retry>): Promise<T> {
     const until = performance.now() + this.#context.leaseMs + READ_GRACE_MS;
