@@ -4,22 +4,37 @@
  * - `rank`: the sorted set of the entries in this shard's range (and, for a moment, out of it);
  * - `ctl`: a hash with `epoch`, bumped by every step of a move, and `floor`, the fence floor (µs):
  *   a write carrying a token below it is refused like a fenced one (see RANGE_PRUNE);
+ * - `steps`: the last STEPS_KEPT steps of moves here, newest first, each as the highest score of
+ *   an entry it added, removed or unmarked (`-inf` for none): a read asks whether a step since its
+ *   first look touched an entry it counts (RANGE_LOOK);
  * - `moving`: the moves in flight into this shard, user → deadline (ms, this server's clock): an
  *   entry that may also be on another shard. Past its deadline the move is taken over (a scrub);
  * - `fence`: user → the highest lease token that wrote the user here. A write carrying a lower
  *   token comes from a holder that stalled past its lease: it is refused (and changes nothing).
  *   Fields below the floor are pruned (RANGE_PRUNE): the floor refuses what they would have.
  *
- * The write scripts take KEYS rank, ctl, moving, fence and reply the users they refused.
+ * The write scripts take KEYS rank, ctl, moving, fence, steps and reply the users they refused.
  */
+
+/** Steps of moves a range shard remembers: a read whose looks are further apart is retried. */
+export const STEPS_KEPT = 256;
 
 /**
  * `fenced(user, token)`: true when a newer token already wrote `user` here, or the token is below
  * the floor (its field may be pruned); then the write is refused.
  */
 const FENCE = `
-local rank_key, ctl_key, moving_key, fence_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local rank_key, ctl_key, moving_key, fence_key, steps_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local refused = {}
+local step_top
+local function touched(score)
+  if score and (step_top == nil or tonumber(score) > step_top) then step_top = tonumber(score) end
+end
+local function step()
+  redis.call('HINCRBY', ctl_key, 'epoch', 1)
+  redis.call('LPUSH', steps_key, step_top and string.format('%.17g', step_top) or '-inf')
+  redis.call('LTRIM', steps_key, 0, ${STEPS_KEPT - 1})
+end
 local floor = tonumber(redis.call('HGET', ctl_key, 'floor') or '0')
 local function fenced(user, token)
   local mine = tonumber(token)
@@ -51,9 +66,10 @@ for i = 2, #ARGV, 3 do
   if not fenced(ARGV[i], ARGV[i + 2]) then
     redis.call('ZADD', rank_key, ARGV[i + 1], ARGV[i])
     redis.call('ZADD', moving_key, deadline, ARGV[i])
+    touched(ARGV[i + 1])
   end
 end
-redis.call('HINCRBY', ctl_key, 'epoch', 1)
+step()
 return refused
 `;
 
@@ -64,11 +80,12 @@ return refused
 export const RANGE_MOVE_OUT = `${FENCE}
 for i = 1, #ARGV, 2 do
   if not fenced(ARGV[i], ARGV[i + 1]) then
+    touched(redis.call('ZSCORE', rank_key, ARGV[i]))
     redis.call('ZREM', rank_key, ARGV[i])
     redis.call('ZREM', moving_key, ARGV[i])
   end
 end
-redis.call('HINCRBY', ctl_key, 'epoch', 1)
+step()
 return refused
 `;
 
@@ -78,9 +95,12 @@ return refused
  */
 export const RANGE_MOVE_DONE = `${FENCE}
 for i = 1, #ARGV, 2 do
-  if redis.call('HGET', fence_key, ARGV[i]) == ARGV[i + 1] then redis.call('ZREM', moving_key, ARGV[i]) end
+  if redis.call('HGET', fence_key, ARGV[i]) == ARGV[i + 1] then
+    redis.call('ZREM', moving_key, ARGV[i])
+    touched(redis.call('ZSCORE', rank_key, ARGV[i]))
+  end
 end
-redis.call('HINCRBY', ctl_key, 'epoch', 1)
+step()
 return refused
 `;
 
@@ -118,22 +138,52 @@ return { scan[1], pruned }
 export const LAPSED_MOVES_PER_LOOK = 16;
 
 /**
- * KEYS: rank, ctl, moving. ARGV: above (exclusive encoded bound, or '+inf' for none), user ('' for
- * none). Reply: epoch, moves in flight, count, count of entries above, user's encoded or false,
- * first member, first encoded, last member, last encoded, then the users whose move is past its
- * deadline. One atomic look at a range shard.
+ * KEYS: rank, ctl, moving, steps. ARGV: above (exclusive encoded bound, or '+inf' for none), user
+ * ('' for none), the epoch of the read's first look here ('' for none) and a score. Reply: epoch,
+ * moves in flight, the highest score of an entry in flight into this shard (a string, '' for
+ * none), count, count of entries above, user's encoded or false, first member, first encoded, last
+ * member, last encoded, 1 when a step of a move since that epoch touched an entry above the score
+ * (or the steps kept do not reach back that far) else 0, then the users whose move is past its
+ * deadline. One atomic look at a range shard. A read can count a player wrong only through an
+ * entry it counts, in flight or moved between its looks, so moves below what it counts do not
+ * concern it.
  */
 export const RANGE_LOOK = `
 local epoch = redis.call('HGET', KEYS[2], 'epoch')
 local moving = redis.call('ZCARD', KEYS[3])
+local moving_top, top = '', nil
+if moving > 0 then
+  for _, user in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+    local score = redis.call('ZSCORE', KEYS[1], user)
+    if score and (top == nil or tonumber(score) > top) then
+      top = tonumber(score)
+      moving_top = score
+    end
+  end
+end
 local above = 0
 if ARGV[1] ~= '+inf' then above = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[1], '+inf') end
 local mine = false
 if ARGV[2] ~= '' then mine = redis.call('ZSCORE', KEYS[1], ARGV[2]) or false end
 local first = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local last = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local out = { epoch or '0', moving, redis.call('ZCARD', KEYS[1]), above, mine,
-  first[1] or '', first[2] or '', last[1] or '', last[2] or '' }
+local changed = 0
+if ARGV[3] ~= '' then
+  local since = tonumber(epoch or '0') - tonumber(ARGV[3])
+  if since < 0 or since > ${STEPS_KEPT} then
+    changed = 1
+  elseif since > 0 then
+    local threshold = tonumber(ARGV[4])
+    for _, score in ipairs(redis.call('LRANGE', KEYS[4], 0, since - 1)) do
+      if score ~= '-inf' and tonumber(score) > threshold then
+        changed = 1
+        break
+      end
+    end
+  end
+end
+local out = { epoch or '0', moving, moving_top, redis.call('ZCARD', KEYS[1]), above, mine,
+  first[1] or '', first[2] or '', last[1] or '', last[2] or '', changed }
 if moving > 0 then
   local now = redis.call('TIME')
   local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)

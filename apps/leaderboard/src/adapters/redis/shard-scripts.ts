@@ -43,13 +43,45 @@ end
 `;
 
 /**
+ * `release(score_key, lease_key, at_key, out, from, to, lease_until)`: gives back the leases listed
+ * in ARGV[from..to] (user, token, encoded placed, shard each) whose lease still carries the token
+ * (a holder fenced off by a newer one changes nothing): records where the entry now is; gives the
+ * lease back when the total is still the one placed, else keeps (extends) it and appends user,
+ * encoded to `out` for the placer to go round again. Only a placer whose entries are written
+ * calls it: a lease given back with a write in flight would leave a stale entry nobody repairs.
+ */
+const RELEASE = `
+local function release(score_key, lease_key, at_key, out, from, to, lease_until)
+  for i = from, to, 4 do
+    local user, token = ARGV[i], ARGV[i + 1]
+    local held = redis.call('HGET', lease_key, user)
+    if held and string.match(held, '^(%d+):') == token then
+      redis.call('HSET', at_key, user, ARGV[i + 3])
+      local current = redis.call('HGET', score_key, user)
+      if current == ARGV[i + 2] then
+        redis.call('HDEL', lease_key, user)
+      else
+        redis.call('HSET', lease_key, user, token .. ':' .. string.format('%.0f', lease_until))
+        out[#out + 1] = user
+        out[#out + 1] = current
+      end
+    end
+  end
+end
+`;
+
+/**
  * KEYS: score, applied, meta, lease, at, periods, fencing, and this instance's range shard keys
  * rank, fence. ARGV: earliest, period, answer, advance, highest, lease ms, bounds (comma-separated,
- * as the caller will place by), this instance's shard number, then seq, user, points per win.
+ * as the caller will place by), this instance's shard number, the count of leases to give back
+ * and user, token, encoded placed, shard for each, then seq, user, points per win.
  *
  * Applies the wins that are new (above the watermark, not in `applied`) to the totals, takes the
- * lease of each player changed whose lease is free or lapsed, and replies {the last win's player's
- * encoded score or false, then user, encoded, shard-or-'', token, scrub for each lease taken}.
+ * lease of each player changed whose lease is free or lapsed, then gives back the leases listed
+ * (as HOME_RELEASE: their entries are written; those whose totals moved on are kept for the caller
+ * to place again), and replies {the last win's player's encoded score or false, {user, encoded for
+ * each lease kept}, then user, encoded, shard-or-'', token, scrub for each lease taken}. The wins
+ * go first so that an error (LB_SCORE_RANGE) leaves the leases listed as they were.
  * `highest` is the last seq of the whole batch (this instance may get none of its wins), so every
  * home moves its watermark. A player new to the period gets its `at` now, before its entry is
  * written: a placer dying in between leaves `at` naming the shard the entry may be on.
@@ -58,7 +90,7 @@ end
  * has it written in this script, under a new token and without a lease: atomic on one instance,
  * it needs neither, and saves the placement's two round trips.
  */
-export const HOME_APPLY = `${TAKE}
+export const HOME_APPLY = `${TAKE}${RELEASE}
 local SPAN = ${SEQ_SPAN}
 local SCORE_LIMIT = ${SCORE_LIMIT}
 local EARLIEST = ARGV[1] == '1'
@@ -75,9 +107,10 @@ local function range_shard(encoded)
   end
   return #bounds
 end
-local taken, order, out = {}, {}, { false }
+local taken, order, out = {}, {}, { false, {} }
 local last_user
-for i = 9, #ARGV, 3 do
+local releases_end = 9 + tonumber(ARGV[9]) * 4
+for i = releases_end + 1, #ARGV, 3 do
   local seq, user, points = tonumber(ARGV[i]), ARGV[i + 1], tonumber(ARGV[i + 2])
   last_user = user
   if seq > watermark and not redis.call('ZSCORE', applied_key, ARGV[i]) then
@@ -128,6 +161,7 @@ if ARGV[4] == '1' and highest > watermark then
   redis.call('HSET', meta_key, 'watermark', highest)
   redis.call('ZREMRANGEBYSCORE', applied_key, '-inf', highest)
 end
+release(score_key, lease_key, at_key, out[2], 10, releases_end, now_ms + lease_ms)
 if last_user then out[1] = redis.call('HGET', score_key, last_user) or false end
 for _, user in ipairs(order) do
   local lease = taken[user]
@@ -142,30 +176,13 @@ return out
 
 /**
  * KEYS: score, lease, at. ARGV: lease ms, then user, token, encoded placed, shard per player.
- *
- * For each player whose lease still carries the token (a holder fenced off by a newer one changes
- * nothing): records where the entry now is; gives the lease back when the total is still the one
- * placed, else keeps (extends) it and replies user, encoded for the placer to go round again.
+ * Gives the leases back (RELEASE) and replies user, encoded for each kept, to be placed again.
  */
-export const HOME_RELEASE = `
+export const HOME_RELEASE = `${RELEASE}
 local now = redis.call('TIME')
 local lease_until = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[1])
 local out = {}
-for i = 2, #ARGV, 4 do
-  local user, token = ARGV[i], ARGV[i + 1]
-  local held = redis.call('HGET', KEYS[2], user)
-  if held and string.match(held, '^(%d+):') == token then
-    redis.call('HSET', KEYS[3], user, ARGV[i + 3])
-    local current = redis.call('HGET', KEYS[1], user)
-    if current == ARGV[i + 2] then
-      redis.call('HDEL', KEYS[2], user)
-    else
-      redis.call('HSET', KEYS[2], user, token .. ':' .. string.format('%.0f', lease_until))
-      out[#out + 1] = user
-      out[#out + 1] = current
-    end
-  end
-end
+release(KEYS[1], KEYS[2], KEYS[3], out, 2, #ARGV, lease_until)
 return out
 `;
 

@@ -60,6 +60,7 @@ export class ShardedKeys {
       this.of(period, 'ctl'),
       this.of(period, 'moving'),
       this.of(period, 'fence'),
+      this.of(period, 'steps'),
     ];
   }
 
@@ -70,7 +71,12 @@ export class ShardedKeys {
 
   /** Of RANGE_LOOK. */
   look(period: Period): string[] {
-    return [this.of(period, 'rank'), this.of(period, 'ctl'), this.of(period, 'moving')];
+    return [
+      this.of(period, 'rank'),
+      this.of(period, 'ctl'),
+      this.of(period, 'moving'),
+      this.of(period, 'steps'),
+    ];
   }
 
   /** Every key of a period, on any instance. */
@@ -86,6 +92,7 @@ export class ShardedKeys {
       'ctl',
       'moving',
       'fence',
+      'steps',
       'bounds',
     ].map((part) => this.of(period, part));
   }

@@ -26,6 +26,9 @@ export interface Placement {
   readonly scrub: boolean;
 }
 
+/** A lease whose entry is written: `to` is the shard it is on now. */
+export type Released = Placement & { readonly to: number };
+
 /** user, encoded, shard-or-'', token, scrub tuples from a home script. */
 export function leased(home: number, flat: readonly (string | null)[]): Placement[] {
   const out: Placement[] = [];
@@ -97,32 +100,39 @@ export async function takeLapsed(context: ShardedContext, period: Period): Promi
 export async function releaseLeases(
   context: ShardedContext,
   period: Period,
-  placed: readonly (Placement & { readonly to: number })[],
+  placed: readonly Released[],
 ): Promise<Placement[]> {
-  const byHome = new Map<number, (Placement & { readonly to: number })[]>();
+  const byHome = new Map<number, Released[]>();
   for (const p of placed) byHome.set(p.home, [...(byHome.get(p.home) ?? []), p]);
   const again = await Promise.all(
     [...byHome].map(async ([home, list]) => {
-      const tokens = new Map(list.map((p) => [p.userId, p.token]));
-      const to = new Map(list.map((p) => [p.userId, p.to]));
       const reply = (await homeRelease.run(context.shards[home]!, context.keys.lease(period).slice(0, 3), [
         context.leaseMs,
         ...list.flatMap((p) => [p.userId, p.token, p.encoded, p.to]),
       ])) as string[];
-      const next: Placement[] = [];
-      for (let i = 0; i < reply.length; i += 2) {
-        const userId = reply[i]!;
-        next.push({
-          home,
-          userId,
-          encoded: reply[i + 1]!,
-          shard: to.get(userId),
-          token: tokens.get(userId)!,
-          scrub: false,
-        });
-      }
-      return next;
+      return keptLeases(list, reply);
     }),
   );
   return again.flat();
+}
+
+/**
+ * The leases a release (HOME_RELEASE, HOME_APPLY) kept because their totals moved on (user,
+ * encoded pairs), to be placed again under the same tokens.
+ */
+export function keptLeases(released: readonly Released[], flat: readonly string[]): Placement[] {
+  const byUser = new Map(released.map((r) => [r.userId, r]));
+  const out: Placement[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const r = byUser.get(flat[i]!)!;
+    out.push({
+      home: r.home,
+      userId: r.userId,
+      encoded: flat[i + 1]!,
+      shard: r.to,
+      token: r.token,
+      scrub: false,
+    });
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import { LuaScript } from './lua-script.ts';
 import { RANGE_MOVE_DONE, RANGE_MOVE_IN, RANGE_MOVE_OUT, RANGE_PUT } from './shard-range-scripts.ts';
 import { rangeShard } from './shard-layout.ts';
 import type { ShardedContext } from './sharded-context.ts';
-import { releaseLeases, type Placement } from './sharded-leases.ts';
+import { releaseLeases, type Placement, type Released } from './sharded-leases.ts';
 
 const rangePut = new LuaScript(RANGE_PUT);
 const moveIn = new LuaScript(RANGE_MOVE_IN);
@@ -13,12 +13,15 @@ const moveDone = new LuaScript(RANGE_MOVE_DONE);
 /**
  * Writes the entries of the players leased, going round while their totals moved on. A player
  * whose token a range shard refuses was taken over by a newer lease (this process stalled past
- * its own): that holder scrubs it from the total, so this one drops it.
+ * its own): that holder scrubs it from the total, so this one drops it. With `later`, the leases
+ * of the entries written are handed to it instead of given back here (PendingReleases: the next
+ * step carries them), and whoever gives them back places the players whose totals moved on.
  */
 export async function place(
   context: ShardedContext,
   period: Period,
   placements: readonly Placement[],
+  later?: (released: readonly Released[]) => void,
 ): Promise<void> {
   let pending = placements;
   while (pending.length > 0) {
@@ -83,10 +86,8 @@ export async function place(
         ),
       ),
     ]);
-    pending = await releaseLeases(
-      context,
-      period,
-      placed.filter((p) => !refused.has(p.userId)),
-    );
+    const written = placed.filter((p) => !refused.has(p.userId));
+    if (later !== undefined) return later(written);
+    pending = await releaseLeases(context, period, written);
   }
 }

@@ -11,9 +11,10 @@ import { homeShard } from './shard-layout.ts';
 import { HOME_APPLY } from './shard-scripts.ts';
 import { ShardedKeys, type ShardedContext } from './sharded-context.ts';
 import { pruneFence } from './sharded-fence.ts';
-import { leased, takeLapsed, takeLeases } from './sharded-leases.ts';
+import { keptLeases, leased, releaseLeases, takeLapsed, takeLeases } from './sharded-leases.ts';
 import { place } from './sharded-placement.ts';
-import { RETRY, sameEpochs, ShardedReads, type Look, type Retry } from './sharded-reads.ts';
+import { PendingReleases, releaseArgs } from './sharded-releases.ts';
+import { RETRY, sameEpochs, ShardedReads, still, type Look, type Retry } from './sharded-reads.ts';
 
 const homeApply = new LuaScript(HOME_APPLY);
 
@@ -23,6 +24,8 @@ const LEASE_MS = 10_000;
 /** How long a process trusts the bounds it read (a stale copy only misplaces, see inShardOrder). */
 const BOUNDS_TTL_MS = 1_000;
 const REBALANCE_BATCH = 1_000;
+/** Far below a lease, and long enough under load for the next home script to carry a release. */
+const RELEASE_DELAY_MS = 2;
 /**
  * How old a token must be for the range shards to refuse it outright and forget its `fence`
  * fields: far above any lease, any placement and any skew between the instances' clocks.
@@ -39,6 +42,11 @@ export interface ShardedRankingStoreOptions {
   readonly leaseMs?: number;
   /** Tokens older than this are refused and their `fence` fields pruned (1 hour). */
   readonly fenceHorizonMs?: number;
+  /**
+   * How long a written entry's lease waits for the next home script to carry it back before it
+   * is given back by a round trip of its own (2 ms).
+   */
+  readonly releaseDelayMs?: number;
 }
 
 /**
@@ -60,6 +68,7 @@ export class ShardedRankingStore implements RankingStore {
   readonly #initialBounds: readonly number[];
   readonly #fenceHorizonMs: number;
   readonly #bounds = new Map<Period, { readonly bounds: readonly number[]; readonly until: number }>();
+  readonly #releases: PendingReleases;
 
   constructor(shards: readonly Redis[], options: ShardedRankingStoreOptions) {
     if (shards.length === 0) throw new Error('a sharded ranking needs at least one Redis');
@@ -79,14 +88,23 @@ export class ShardedRankingStore implements RankingStore {
     this.#reads = new ShardedReads(this.#context, this.#earliest === '1', (period, users) =>
       this.#takeOver(period, users),
     );
+    this.#releases = new PendingReleases(
+      options.releaseDelayMs ?? RELEASE_DELAY_MS,
+      async (period, released) => {
+        const again = await releaseLeases(this.#context, period, released);
+        if (again.length > 0)
+          await place(this.#context, period, again, (written) => this.#releases.add(period, written));
+      },
+    );
   }
 
   /**
-   * Three round trips when the player stays on its shard: the home script beside a first look at
+   * Two round trips when the player stays on its shard: the home script beside a first look at
    * every shard (a read needs only its epochs, and any time before the second look will do), then
-   * the write and its release beside the second look (the rank counts the other players above the
-   * new total, so it needs no order with the player's own entry; its own move would be seen and
-   * waited for).
+   * the write beside the second look (the rank counts the other players above the new total, so
+   * it needs no order with the player's own entry). The lease goes back with the next home script
+   * this process runs there (PendingReleases), which also places again, beside its own player,
+   * those whose totals moved on meanwhile. A move adds its two later steps.
    */
   async applyWin(win: Win): Promise<Standing> {
     const home = homeShard(win.userId, this.#shards.length);
@@ -94,6 +112,7 @@ export class ShardedRankingStore implements RankingStore {
     let early: Promise<Look[] | Retry> | undefined = this.#reads
       .looks(win.period, '+inf', '')
       .catch((): Retry => RETRY);
+    const releasing = this.#releases.take(win.period, home);
     const reply = (await homeApply
       .run(this.#shards[home]!, this.#keys.home(win.period), [
         this.#earliest,
@@ -104,14 +123,20 @@ export class ShardedRankingStore implements RankingStore {
         this.#context.leaseMs,
         bounds,
         home,
+        ...releaseArgs(releasing),
         win.seq,
         win.userId,
         win.points,
       ])
-      .catch(codedScoreRange)) as (string | null)[];
+      .catch((error: unknown) => {
+        // The wins go first in the script: on an error the leases are as they were.
+        this.#releases.add(win.period, releasing);
+        return codedScoreRange(error);
+      })) as HomeReply;
     const encoded = Number(reply[0]);
+    const placements = [...keptLeases(releasing, reply[1]), ...leased(home, reply.slice(2) as string[])];
     const [, rank] = await Promise.all([
-      place(this.#context, win.period, leased(home, reply.slice(1))),
+      place(this.#context, win.period, placements, (written) => this.#releases.add(win.period, written)),
       this.#reads.consistent(async () => {
         const before = await (early ?? this.#reads.looks(win.period, '+inf', ''));
         early = undefined;
@@ -133,6 +158,7 @@ export class ShardedRankingStore implements RankingStore {
         const chunk = list.slice(i, i + APPLY_CHUNK);
         const highest = chunk.reduce((max, w) => Math.max(max, w.seq), 0);
         const bounds = (await this.#boundsOf(period)).join(',');
+        const releasing = this.#shards.map((_, home) => this.#releases.take(period, home));
         const perHome = this.#shards.map((_, home): (string | number)[] => [
           this.#earliest,
           period,
@@ -142,16 +168,20 @@ export class ShardedRankingStore implements RankingStore {
           this.#context.leaseMs,
           bounds,
           home,
+          ...releaseArgs(releasing[home]!),
         ]);
         for (const w of chunk)
           perHome[homeShard(w.userId, this.#shards.length)]!.push(w.seq, w.userId, w.points);
-        const replies = await Promise.all(
+        const replies = (await Promise.all(
           perHome.map((args, home) => homeApply.run(this.#shards[home]!, this.#keys.home(period), args)),
-        );
+        )) as HomeReply[];
         await place(
           this.#context,
           period,
-          replies.flatMap((reply, home) => leased(home, (reply as (string | null)[]).slice(1))),
+          replies.flatMap((reply, home) => [
+            ...keptLeases(releasing[home]!, reply[1]),
+            ...leased(home, reply.slice(2) as string[]),
+          ]),
         );
       }
     }
@@ -226,9 +256,14 @@ export class ShardedRankingStore implements RankingStore {
     return counts.reduce((sum, c) => sum + c, 0);
   }
 
-  /** The connections belong to whoever opened them. */
+  /** Gives back now the leases waiting for a next home script (see applyWin). */
+  settle(): Promise<void> {
+    return this.#releases.flush();
+  }
+
+  /** Gives back the leases still held; the connections belong to whoever opened them. */
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.settle();
   }
 
   /**
@@ -288,7 +323,7 @@ export class ShardedRankingStore implements RankingStore {
     await this.pruneFence(period);
     const bounds = await this.#reads.consistent(async () => {
       const looks = await this.#reads.looks(period, '+inf', '');
-      if (looks === RETRY) return RETRY;
+      if (looks === RETRY || !still(looks)) return RETRY;
       const total = looks.reduce((sum, look) => sum + look.count, 0);
       const picked: number[] = [];
       for (let i = 1; i < this.#shards.length; i++) {
@@ -299,7 +334,7 @@ export class ShardedRankingStore implements RankingStore {
           picked.push(entry.encoded);
       }
       const verify = await this.#reads.looks(period, '+inf', '');
-      return verify === RETRY || !sameEpochs(looks, verify) ? RETRY : picked;
+      return verify === RETRY || !still(verify) || !sameEpochs(looks, verify) ? RETRY : picked;
     });
     await this.#shards[0]!.set(this.#keys.of(period, 'bounds'), JSON.stringify(bounds));
     this.#bounds.set(period, { bounds, until: Date.now() + BOUNDS_TTL_MS });
@@ -348,6 +383,9 @@ export class ShardedRankingStore implements RankingStore {
     return bounds;
   }
 }
+
+/** HOME_APPLY's reply: the last win's player's encoded score, the leases kept, the leases taken. */
+type HomeReply = [string | null, string[], ...(string | null)[]];
 
 function codedScoreRange(error: unknown): never {
   if (error instanceof Error && error.message.includes('LB_SCORE_RANGE')) {

@@ -16,20 +16,26 @@ const READ_GRACE_MS = 2_000;
 /** One atomic look at a range shard (RANGE_LOOK). */
 export interface Look extends ShardExtent {
   readonly epoch: string;
+  /** Moves in flight into this shard. */
   readonly moving: number;
+  /** The highest score of an entry in flight into this shard: counted, its player may be twice. */
+  readonly movingTop: number | undefined;
   readonly above: number;
   readonly mine: number | undefined;
+  /** A step of a move since the earlier look touched an entry above the score asked. */
+  readonly changed: boolean;
 }
 
-/** A read attempt that saw a move in flight or a shard change under it. */
+/** A read attempt that a move could have made wrong (in flight, or between its looks). */
 export const RETRY = Symbol('retry');
 export type Retry = typeof RETRY;
 
 /**
- * The read side of the sharded ranking: looks at every shard, retried until no move was in
- * flight and no shard changed between the first and last look (docs/architecture.md, "Past one
- * Redis", gives the argument). A move past its deadline is handed to `takeOver` (which scrubs the
- * player under a new lease), so a move left by a dead process delays reads, never fails them.
+ * The read side of the sharded ranking: looks at every shard twice, retried until no move could
+ * change the answer: none touched an entry the read counts between its looks, none of those is in
+ * flight (docs/architecture.md, "Past one Redis", gives the argument). A move past its deadline
+ * is handed to `takeOver` (which scrubs the player under a new lease), so a move left by a dead
+ * process delays reads, never fails them.
  */
 export class ShardedReads {
   readonly #context: ShardedContext;
@@ -46,21 +52,39 @@ export class ShardedReads {
     this.#takeOver = takeOver;
   }
 
-  /** Looks at every shard; RETRY when a move is in flight on any (taking over those past their deadline). */
-  async looks(period: Period, above: string, userId: string): Promise<Look[] | Retry> {
+  /**
+   * Looks at every shard; RETRY when a move was past its deadline (taken over first). Whether the
+   * moves in flight concern the read is the caller's to decide (rankOf, ranked, still).
+   */
+  async looks(
+    period: Period,
+    above: string,
+    userId: string,
+    since?: { readonly looks: readonly Look[]; readonly above: number },
+  ): Promise<Look[] | Retry> {
     const keys = this.#context.keys.look(period);
     const replies = await Promise.all(
-      this.#context.shards.map((r) => rangeLook.run(r, keys, [above, userId])),
+      this.#context.shards.map((r, i) =>
+        rangeLook.run(r, keys, [
+          above,
+          userId,
+          since === undefined ? '' : since.looks[i]!.epoch,
+          since === undefined ? '' : since.above,
+        ]),
+      ),
     );
     const looks = replies.map((reply) => toLook(reply as (string | number | null)[]));
-    const lapsed = replies.flatMap((reply) => (reply as string[]).slice(9));
-    if (lapsed.length > 0) await this.#takeOver(period, [...new Set(lapsed)]);
-    return looks.some((look) => look.moving !== 0) ? RETRY : looks;
+    const lapsed = replies.flatMap((reply) => (reply as string[]).slice(11));
+    if (lapsed.length === 0) return looks;
+    await this.#takeOver(period, [...new Set(lapsed)]);
+    return RETRY;
   }
 
   /**
    * The rank of an entry with `encoded` (1 + the entries above it on every shard, the user's own
-   * excluded) checked against an earlier look: RETRY if a shard changed since.
+   * excluded) checked against an earlier look: RETRY if a move touched an entry above `encoded`
+   * since, or an entry in flight is above it (counted, its player may be counted on its old shard
+   * too). Moves below `encoded` change no count.
    */
   async rankOf(
     period: Period,
@@ -68,8 +92,11 @@ export class ShardedReads {
     userId: string,
     before?: readonly Look[],
   ): Promise<number | Retry> {
-    const looks = await this.looks(period, String(encoded), userId);
-    if (looks === RETRY || (before !== undefined && !sameEpochs(before, looks))) return RETRY;
+    // Seen already in the first look: no need for the second.
+    if (before !== undefined && movingAbove(before) > encoded) return RETRY;
+    const since = before === undefined ? undefined : { looks: before, above: encoded };
+    const looks = await this.looks(period, String(encoded), userId, since);
+    if (looks === RETRY || looks.some((look) => look.changed) || movingAbove(looks) > encoded) return RETRY;
     const self = looks.filter((look) => look.mine !== undefined && look.mine > encoded).length;
     return 1 + looks.reduce((sum, look) => sum + look.above, 0) - self;
   }
@@ -117,7 +144,11 @@ export class ShardedReads {
     return (await Promise.all(reads)).flat();
   }
 
-  /** Standings of a page starting at `offset`, checked against the look it was read after. */
+  /**
+   * Standings of a page starting at `offset`, checked against the look it was read after: RETRY
+   * if a move touched, or an entry in flight is, an entry as low as the page's last one or above
+   * (the positions were found by counts that may hold its player twice or miss it).
+   */
   async ranked(
     period: Period,
     looks: readonly Look[],
@@ -125,8 +156,19 @@ export class ShardedReads {
     page: readonly Entry[],
   ): Promise<Standing[] | Retry> {
     const first = page[0];
-    const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '');
-    if (check === RETRY || !sameEpochs(looks, check)) return RETRY;
+    const lowest = page.at(-1)?.encoded;
+    // Scores are integers: above lowest - 1 is as low as the last entry or above; a page past the
+    // end was found by counts alone, which any move may change.
+    const since = { looks, above: lowest === undefined ? -1 : lowest - 1 };
+    const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '', since);
+    if (check === RETRY || check.some((look) => look.changed)) return RETRY;
+    // An empty page (past the end) was found by counts alone: any move in flight may be in them.
+    if (
+      lowest === undefined
+        ? !still(looks) || !still(check)
+        : Math.max(movingAbove(looks), movingAbove(check)) >= lowest
+    )
+      return RETRY;
     // Shared ranks: 1 + the entries with a higher score, whichever shard they are on.
     let previous: Entry | undefined;
     let rank = 1 + check.reduce((sum, look) => sum + look.above, 0);
@@ -139,8 +181,9 @@ export class ShardedReads {
   }
 
   /**
-   * Runs a read until it saw no move in flight and no shard changed under it. A move lasts at
-   * most a lease before it is taken over, so waiting a lease and a little more always ends.
+   * Runs a read until no move in flight or between its looks could change its answer. A move
+   * lasts at most a lease before it is taken over, so waiting a lease and a little more always
+   * ends.
    */
   async consistent<T>(attempt: () => Promise<T | Retry>): Promise<T> {
     const until = performance.now() + this.#context.leaseMs + READ_GRACE_MS;
@@ -158,17 +201,29 @@ export class ShardedReads {
   }
 }
 
+/** The highest score of an entry in flight on any shard (-Infinity for none). */
+function movingAbove(looks: readonly Look[]): number {
+  return Math.max(-Infinity, ...looks.map((look) => look.movingTop ?? -Infinity));
+}
+
+/** True when no move is in flight at all (what a rebalance picking bounds needs). */
+export function still(looks: readonly Look[]): boolean {
+  return looks.every((look) => look.moving === 0);
+}
+
 function toLook(reply: readonly (string | number | null)[]): Look {
   const entry = (member: unknown, encoded: unknown): Entry | undefined =>
     member === '' ? undefined : { member: String(member), encoded: Number(encoded) };
   return {
     epoch: String(reply[0]),
     moving: Number(reply[1]),
-    count: Number(reply[2]),
-    above: Number(reply[3]),
-    mine: reply[4] === null ? undefined : Number(reply[4]),
-    first: entry(reply[5], reply[6]),
-    last: entry(reply[7], reply[8]),
+    movingTop: reply[2] === '' ? undefined : Number(reply[2]),
+    count: Number(reply[3]),
+    above: Number(reply[4]),
+    mine: reply[5] === null ? undefined : Number(reply[5]),
+    first: entry(reply[6], reply[7]),
+    last: entry(reply[8], reply[9]),
+    changed: reply[10] === 1,
   };
 }
 

@@ -4,14 +4,13 @@
 // sharded-placement.test.ts), released after the horizon passed and the fence was pruned.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import t, { type Test } from 'tap';
 import { homeShard } from '../../../src/adapters/redis/shard-layout.ts';
 import { ShardedRankingStore } from '../../../src/adapters/redis/sharded-ranking-store.ts';
 import type { Win } from '../../../src/core/win.ts';
 import { win } from '../../ports/ranking-store.suite.ts';
 import { startRedisServers } from './redis-servers.ts';
-import { startTcpHook } from './tcp-hook.ts';
+import { stallHolder } from './stalled-holder.ts';
 
 t.setTimeout(120_000);
 
@@ -21,7 +20,6 @@ const PERIOD = '2026-11';
 const HORIZON_MS = 400;
 // Far above what the writes between the old and the new fields take on a loaded machine.
 const SLICES_HORIZON_MS = 2_000;
-const STALLED_LEASE_MS = 200;
 
 const key = (prefix: string, part: string) => `${prefix}{${PERIOD}}:${part}`;
 const newPrefix = () => `t${randomBytes(4).toString('hex')}:lb:`;
@@ -99,19 +97,8 @@ async function stallPastHorizon(
   const other = new ShardedRankingStore(servers, { ...options, fenceHorizonMs: HORIZON_MS });
   await other.applyWin(win(1, user, 1));
   await other.applyWin(win(2, 'b', 12));
-  const hook = await startTcpHook(t, servers[held]!.options.port!);
-  const viaHook = new Redis(hook.port, '127.0.0.1');
-  t.teardown(() => viaHook.disconnect());
-  await viaHook.ping();
-  const store = new ShardedRankingStore(
-    servers.map((r, i) => (i === held ? viaHook : r)),
-    { ...options, leaseMs: STALLED_LEASE_MS },
-  );
-  hook.hold();
-  const late = store.applyWin(stalled);
+  const { hook, late } = await stallHolder(t, servers, held, options, stalled);
   const home = servers[homeShard(user, servers.length)]!;
-  for (let i = 0; i < 200 && (await home.hexists(key(prefix, 'lease'), user)) === 0; i++) await sleep(5);
-  await sleep(STALLED_LEASE_MS + 50);
   await meanwhile(other);
   await sleep(HORIZON_MS + 100);
   t.ok((await other.pruneFence(PERIOD)) > 0, 'the fence was pruned');

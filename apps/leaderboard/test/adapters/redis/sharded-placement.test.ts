@@ -2,21 +2,18 @@
 // next holder wrote. The stalled process is a store whose connection to one instance goes
 // through a hook the test holds (the write it sent waits there) and then releases.
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import t, { type Test } from 'tap';
 import { homeShard } from '../../../src/adapters/redis/shard-layout.ts';
 import { ShardedRankingStore } from '../../../src/adapters/redis/sharded-ranking-store.ts';
 import type { Win } from '../../../src/core/win.ts';
 import { win } from '../../ports/ranking-store.suite.ts';
 import { startRedisServers } from './redis-servers.ts';
-import { startTcpHook } from './tcp-hook.ts';
+import { stallHolder } from './stalled-holder.ts';
 
 t.setTimeout(120_000);
 
 const servers = await startRedisServers(t, 3);
 const PERIOD = '2026-11';
-const STALLED_LEASE_MS = 200;
 
 async function where(prefix: string, user: string): Promise<(number | null)[]> {
   const scores = await Promise.all(servers.map((r) => r.zscore(`${prefix}{${PERIOD}}:rank`, user)));
@@ -34,27 +31,11 @@ async function stallOn(t: Test, user: string, held: number, stalled: Win, next: 
   const other = new ShardedRankingStore(servers, options);
   await other.applyWin(win(1, user, 1));
   await other.applyWin(win(2, 'b', 12));
-  const hook = await startTcpHook(t, servers[held]!.options.port!);
-  const viaHook = new Redis(hook.port, '127.0.0.1');
-  t.teardown(() => viaHook.disconnect());
-  await viaHook.ping();
-  const store = new ShardedRankingStore(
-    servers.map((r, i) => (i === held ? viaHook : r)),
-    {
-      ...options,
-      leaseMs: STALLED_LEASE_MS,
-    },
-  );
-  hook.hold();
-  const late = store.applyWin(stalled);
-  const home = servers[homeShard(user, servers.length)]!;
-  for (let i = 0; i < 200 && (await home.hexists(`${prefix}{${PERIOD}}:lease`, user)) === 0; i++) {
-    await sleep(5);
-  }
-  await sleep(STALLED_LEASE_MS + 50);
+  const { hook, late } = await stallHolder(t, servers, held, options, stalled);
   const answer = await other.applyWin(next);
   hook.release();
   await late;
+  const home = servers[homeShard(user, servers.length)]!;
   t.equal(
     await home.hlen(`${prefix}{${PERIOD}}:lease`),
     0,

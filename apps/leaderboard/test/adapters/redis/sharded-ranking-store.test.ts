@@ -103,10 +103,18 @@ t.test('an instance back empty: the replay and a repair give every player back, 
   }
 });
 
-t.test('a win is three script round trips, two when the player’s home is its range shard', async (t) => {
+t.test('a win is two script round trips; its lease goes back with the next home script', async (t) => {
   const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
-  const store = new ShardedRankingStore(servers, { tieBreak: 'shared', keyPrefix, initialBounds: [10, 5] });
+  // Releases wait for a next home script as long as the test looks (a minute, not 2 ms).
+  const store = new ShardedRankingStore(servers, {
+    tieBreak: 'shared',
+    keyPrefix,
+    initialBounds: [10, 5],
+    releaseDelayMs: 60_000,
+  });
+  const leases = () => Promise.all(servers.map((r) => r.hkeys(`${keyPrefix}{2026-11}:lease`)));
   await store.applyWin(win(1, 'warm', 1));
+  await store.settle();
   /** Scripts run on each instance while `run` runs. */
   const scripts = async (run: () => Promise<unknown>) => {
     const count = async () =>
@@ -127,13 +135,20 @@ t.test('a win is three script round trips, two when the player’s home is its r
   // `g` (home 0) at 12 points is on shard 0: the home script writes the entry; two looks a shard.
   t.same(await scripts(() => store.applyWin(win(2, 'g', 12))), [3, 2, 2]);
   t.equal(await servers[0]!.hlen(`${keyPrefix}{2026-11}:lease`), 0, 'no lease taken');
-  // `a` (home 1) at 1 point is on shard 2: apply and release on 1, the put on 2.
-  t.same(await scripts(() => store.applyWin(win(3, 'a', 1))), [2, 4, 3]);
+  // `a` (home 1) at 1 point is on shard 2: the apply on 1, the put on 2; the lease still held.
+  t.same(await scripts(() => store.applyWin(win(3, 'a', 1))), [2, 3, 3]);
+  t.same(await leases(), [[], ['a'], []], 'a written entry’s lease waits for the next home script');
+  // `b` (home 1, shard 2) too: its home script gives `a`'s lease back.
+  t.same(await scripts(() => store.applyWin(win(4, 'b', 1))), [2, 3, 3]);
+  t.same(await leases(), [[], ['b'], []], '`a`’s lease went back with `b`’s home script');
+  t.same(await scripts(() => store.settle()), [0, 1, 0], 'settle gives back the rest');
+  t.same(await leases(), [[], [], []]);
   t.same(
     (await store.top('2026-11', 0, 10)).map((s) => [s.userId, s.score, s.rank]),
     [
       ['g', 12, 1],
       ['warm', 1, 2],
+      ['b', 1, 2],
       ['a', 1, 2],
     ],
   );

@@ -66,6 +66,8 @@ async function crash(
     await store.applyWin(w);
     await reference.applyWin(w);
   }
+  // Its leases given back: the lease the test watches for is then the child's.
+  await store.settle();
   await reference.applyWin(next);
   const hook = await startTcpHook(t, ports[held]!);
   hook.hold();
