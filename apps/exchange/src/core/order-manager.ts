@@ -188,8 +188,9 @@ export class OrderManager {
   orderByClientId(accountId: string, clientOrderId: string, at: number): Order | undefined {
     const day = this.clock.at(at).day;
     const id = this.accounts.get(accountId)?.clientOrderIds.find(day, clientOrderId);
-    if (id !== undefined) return this.orders.get(id);
-    return this.#finishedByClientId(accountId, clientOrderId, day);
+    // A snapshot from before the bounded state also lists finished orders' ids: those are stored.
+    const open = id === undefined ? undefined : this.orders.get(id);
+    return open ?? this.#finishedByClientId(accountId, clientOrderId, day);
   }
 
   /** The finished order placed on `day` under a client order id (the first, as ClientOrderIds keeps). */

@@ -41,9 +41,10 @@ export class RetiredDigest {
     return this.#hash;
   }
 
+  /** A copy: the digest goes on folding into its own. */
   get tail(): string[] {
     this.#fold();
-    return this.#tail;
+    return [...this.#tail];
   }
 
   static restore(hash: string, tail: readonly string[]): RetiredDigest {

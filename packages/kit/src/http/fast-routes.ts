@@ -201,6 +201,8 @@ export class FastRoutes {
           fullRoute(req, res);
           return;
         }
+        // Logged as the full route's problem handler logs it: a server-side failure is an error.
+        if (error.status >= 500) this.#logger.error({ err: error, code: error.code }, 'request failed');
         this.#sendProblem(res, error);
         this.#observe('GET', route, error.status, (performance.now() - started) / 1000);
       },

@@ -31,7 +31,7 @@ export function ensureExecutionStore(db: DatabaseSync): void {
 
 /** The insert of a JSON array of ExecutionRows (many rows, one statement), for the snapshot's transaction. */
 export const insertExecutions = (db: DatabaseSync): StatementSync =>
-  db.prepare(`INSERT INTO executions (${COLUMNS})
+  db.prepare(`INSERT OR IGNORE INTO executions (${COLUMNS})
     SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7,
       value->>8, value->>9 FROM json_each(?)`);
 

@@ -28,7 +28,7 @@ export function ensureFinishedOrderStore(db: DatabaseSync): void {
 
 /** The insert of a JSON array of finished orders (many rows, one statement), for the snapshot's transaction. */
 export const insertFinishedOrders = (db: DatabaseSync): StatementSync =>
-  db.prepare(`INSERT INTO finished_orders (id, account, symbol, status, client_order_id, body)
+  db.prepare(`INSERT OR IGNORE INTO finished_orders (id, account, symbol, status, client_order_id, body)
     SELECT value->>'id', value->>'account', value->>'symbol', value->>'status', value->>'clientOrderId', value
     FROM json_each(?)`);
 

@@ -11,7 +11,7 @@ import type { Execution, Order } from '../../core/messages.ts';
 /**
  * An execution as the journal batch and the store's inserts carry it:
  * [id, seq, orderId, account, symbol, side, price, quantity, at, counterOrderId]
- * (the counter order is absent from batches written before the store existed).
+ * (the journal batches' own rows leave the counter order out; the store's inserts carry it).
  */
 export type ExecutionRow = [number, number, number, string, string, string, number, number, number, number?];
 

@@ -11,7 +11,14 @@ import { homeShard } from './shard-layout.ts';
 import { HOME_APPLY } from './shard-scripts.ts';
 import { ShardedKeys, type ShardedContext } from './sharded-context.ts';
 import { pruneFence } from './sharded-fence.ts';
-import { keptLeases, leased, releaseLeases, takeLapsed, takeLeases } from './sharded-leases.ts';
+import {
+  keptLeases,
+  leased,
+  releaseLeases,
+  takeLapsed,
+  takeLeases,
+  type Placement,
+} from './sharded-leases.ts';
 import { place } from './sharded-placement.ts';
 import { PendingReleases, releaseArgs } from './sharded-releases.ts';
 import { RETRY, sameEpochs, ShardedReads, still, type Look, type Retry } from './sharded-reads.ts';
@@ -172,17 +179,28 @@ export class ShardedRankingStore implements RankingStore {
         ]);
         for (const w of chunk)
           perHome[homeShard(w.userId, this.#shards.length)]!.push(w.seq, w.userId, w.points);
-        const replies = (await Promise.all(
+        const replies = await Promise.allSettled(
           perHome.map((args, home) => homeApply.run(this.#shards[home]!, this.#keys.home(period), args)),
-        )) as HomeReply[];
-        await place(
-          this.#context,
-          period,
-          replies.flatMap((reply, home) => [
+        );
+        // Every home's outcome is settled before any failure is thrown: a failed home's releases
+        // wait for the next script there (its wins go first: its leases are as they were), and
+        // the homes that applied still place what they leased and gave back.
+        const placements: Placement[] = [];
+        let failure: { reason: unknown } | undefined;
+        replies.forEach((result, home) => {
+          if (result.status === 'rejected') {
+            this.#releases.add(period, releasing[home]!);
+            failure ??= { reason: result.reason };
+            return;
+          }
+          const reply = result.value as HomeReply;
+          placements.push(
             ...keptLeases(releasing[home]!, reply[1]),
             ...leased(home, reply.slice(2) as string[]),
-          ]),
-        );
+          );
+        });
+        await place(this.#context, period, placements);
+        if (failure !== undefined) codedScoreRange(failure.reason);
       }
     }
   }
