@@ -62,3 +62,35 @@ t.test('the timer also rewrites an entry a dead lease holder left stale', async 
   t.same(seen, { userId: 'u5', score: 60, rank: 1 }, 'rewritten from the total');
   t.same(await Promise.all(servers.map((r) => r.hlen(key('lease')))), [0, 0], 'the lease given back');
 });
+
+t.test("a batch one home fails still places the other home's wins at once", async (t) => {
+  const urls = servers.map((r) => `redis://127.0.0.1:${r.options.port}`).join(',');
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
+  const store = await openShardedRanking(urls, {
+    tieBreak: 'shared',
+    keyPrefix,
+    rebalanceMs: 60_000,
+    logger: createLogger({ level: 'silent', name: 'test' }),
+  });
+  t.teardown(() => store.close());
+  const users = Array.from({ length: 40 }, (_, i) => `p${i}`);
+  // Every entry is on the first instance (no bounds yet): a win homed on the second is placed
+  // there by the store, after its home script.
+  const fine = users.find((u) => homeShard(u, servers.length) === 1)!;
+  const failing = users.find((u) => homeShard(u, servers.length) === 0)!;
+  await store.applyBatch([win(1, fine, 5), win(2, failing, 1)]);
+  // Home 0's script fails: its record of applied wins is not the sorted set the script expects.
+  const applied = `${keyPrefix}{2026-11}:applied`;
+  await servers[0]!.del(applied);
+  await servers[0]!.set(applied, 'not a sorted set');
+  await t.rejects(store.applyBatch([win(3, fine, 7), win(4, failing, 2)]), /WRONGTYPE/);
+  // Its entry in the ranking, as the batch left it (no read has run to take anything over).
+  const entries = await Promise.all(servers.map((r) => r.zscore(`${keyPrefix}{2026-11}:rank`, fine)));
+  t.same(
+    entries.filter((e) => e !== null),
+    ['12'],
+    "the applied home's win placed at once",
+  );
+  t.same(await store.standing('2026-11', fine), { userId: fine, score: 12, rank: 1 }, 'read as applied');
+  t.same(await store.standing('2026-11', failing), { userId: failing, score: 1, rank: 2 }, 'as it was');
+});

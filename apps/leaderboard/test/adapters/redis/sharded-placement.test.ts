@@ -35,12 +35,10 @@ async function stallOn(t: Test, user: string, held: number, stalled: Win, next: 
   const answer = await other.applyWin(next);
   hook.release();
   await late;
+  // The other store gives its lease back with its next home script or a moment later: now.
+  await other.settle();
   const home = servers[homeShard(user, servers.length)]!;
-  t.equal(
-    await home.hlen(`${prefix}{${PERIOD}}:lease`),
-    0,
-    'the stalled holder gave back nothing of the other’s',
-  );
+  t.equal(await home.hlen(`${prefix}{${PERIOD}}:lease`), 0, 'the stalled holder left no lease behind');
   return { prefix, other, answer };
 }
 
