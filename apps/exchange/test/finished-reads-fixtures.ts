@@ -26,6 +26,14 @@ export function open(file: string, snapshotEvery: number, from = T0): ExchangeSe
   return ExchangeService.open({ rules: rules(), journal, now: () => now++, snapshotEvery });
 }
 
+/** A journal with a snapshot every 4 commands, alice holding cash and bob 100 AAPL to trade. */
+export async function aliceAndBob(file: string): Promise<ExchangeService> {
+  const service = open(file, 4);
+  await service.deposit('alice', 100_000);
+  await service.deposit('bob', 0, { AAPL: 100 });
+  return service;
+}
+
 export const flow: FlowOptions = { seed: 7, accounts: 4, symbols: ['AAPL', 'MSFT'], mid: 100 };
 export const ACCOUNTS = Array.from({ length: flow.accounts }, (_, i) => accountName(i));
 export const STATUSES: Array<OrderStatus | undefined> = [undefined, 'new', 'completed', 'canceled'];

@@ -6,13 +6,11 @@
 import t from 'tap';
 import { openSqlite } from '@tessera/kit';
 import { T0 } from './core/exchange-rules.ts';
-import { open, tempFile } from './finished-reads-fixtures.ts';
+import { aliceAndBob, open, tempFile } from './finished-reads-fixtures.ts';
 
 t.test('a restart from the older snapshot stores what the newest stored, and goes on', async (t) => {
   const file = tempFile(t);
-  const service = open(file, 4);
-  await service.deposit('alice', 100_000);
-  await service.deposit('bob', 0, { AAPL: 100 });
+  const service = await aliceAndBob(file);
   const trade = { symbol: 'AAPL', price: 10, orderType: 'limit', quantity: 1 } as const;
   for (let i = 0; i < 6; i++) {
     await service.placeOrder('bob', { ...trade, side: 'sell' });

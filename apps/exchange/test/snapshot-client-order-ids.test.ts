@@ -7,7 +7,7 @@ import t from 'tap';
 import { openSqlite } from '@tessera/kit';
 import type { Order } from '../src/core/messages.ts';
 import { T0 } from './core/exchange-rules.ts';
-import { open, tempFile } from './finished-reads-fixtures.ts';
+import { aliceAndBob, open, tempFile } from './finished-reads-fixtures.ts';
 
 interface AccountPart {
   readonly account: { readonly id: string; readonly clientOrderIds: [string, Array<[string, number]>] };
@@ -15,9 +15,7 @@ interface AccountPart {
 
 t.test("a finished order listed in an old snapshot's ClOrdIDs is found by it", async (t) => {
   const file = tempFile(t);
-  const service = open(file, 4);
-  await service.deposit('alice', 100_000);
-  await service.deposit('bob', 0, { AAPL: 100 });
+  const service = await aliceAndBob(file);
   const trade = { symbol: 'AAPL', price: 10, orderType: 'limit', quantity: 5 } as const;
   await service.placeOrder('bob', { ...trade, side: 'sell' });
   const buy = await service.placeOrder('alice', { ...trade, side: 'buy', clientOrderId: 'c-1' });

@@ -8,6 +8,7 @@ import t from 'tap';
 import { openSqlite } from '@tessera/kit';
 import type { DatabaseSync } from 'node:sqlite';
 import { fund, orderFlow, send } from '../bench/order-flow.ts';
+import type { ExecutionTableRow } from '../src/adapters/embedded/execution-store.ts';
 import type { Execution, Order } from '../src/core/messages.ts';
 import { T0 } from './core/exchange-rules.ts';
 import { flow, open, reads, record, tempFile } from './finished-reads-fixtures.ts';
@@ -24,18 +25,7 @@ function storedExecutions(db: DatabaseSync): Execution[] {
     .prepare(
       'SELECT id, seq, order_id, account, symbol, side, price, quantity, at, counter_order_id FROM executions ORDER BY id',
     )
-    .all() as unknown as Array<{
-    id: number;
-    seq: number;
-    order_id: number;
-    account: string;
-    symbol: string;
-    side: 'buy' | 'sell';
-    price: number;
-    quantity: number;
-    at: number;
-    counter_order_id: number | null;
-  }>;
+    .all() as unknown as Array<ExecutionTableRow & { counter_order_id: number | null }>;
   return rows.map((r) => ({
     id: r.id,
     orderId: r.order_id,

@@ -35,7 +35,8 @@ export const insertExecutions = (db: DatabaseSync): StatementSync =>
     SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7,
       value->>8, value->>9 FROM json_each(?)`);
 
-interface Row {
+/** A row of the executions table as read back (the counter order aside). */
+export interface ExecutionTableRow {
   id: number;
   seq: number;
   order_id: number;
@@ -47,7 +48,7 @@ interface Row {
   at: number;
 }
 
-const fromRow = (r: Row): StoredExecution => ({
+const fromRow = (r: ExecutionTableRow): StoredExecution => ({
   id: r.id,
   orderId: r.order_id,
   account: r.account,
@@ -83,7 +84,7 @@ export class ExecutionStoreReads {
     const below = recent[0]?.id ?? Number.MAX_SAFE_INTEGER;
     const rows = (orderId === undefined
       ? this.#ofAccount.all(account, below)
-      : this.#ofOrder.all(orderId, account, below)) as unknown as Row[];
+      : this.#ofOrder.all(orderId, account, below)) as unknown as ExecutionTableRow[];
     const executions = rows.map(fromRow);
     for (const e of recent) executions.push(e);
     return executions;
