@@ -3,7 +3,8 @@
  * same file (so roles in separate processes work too). A claim leases a job by pushing its
  * ready_at past the lease; a consumer that dies leaves the job to come back when it runs out.
  * Writes (enqueue, claim, ack, retry) go through a group commit: those of one event-loop turn
- * share a transaction, and each resolves once that transaction is committed.
+ * share a transaction, and each resolves once that transaction is committed. A claim leases its
+ * jobs in one statement, and the acks of a topic made before a commit are one DELETE.
  */
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -43,6 +44,8 @@ export class SqliteQueue implements Queue {
   readonly #delete: StatementSync;
   readonly #retry: StatementSync;
   readonly #stats: StatementSync;
+  /** The acks of a topic waiting for the next group commit: deleted by one statement. */
+  readonly #acks = new Map<Topic, { ids: string[]; done: Promise<void> }>();
 
   constructor(db: DatabaseSync, now: () => number = Date.now) {
     this.#group = new GroupCommit(db);
@@ -56,8 +59,11 @@ export class SqliteQueue implements Queue {
       'SELECT id, payload, attempts, enqueued_at FROM jobs WHERE topic = ? AND ready_at <= ? ORDER BY ready_at, enqueued_at LIMIT ?',
     );
     this.#anyReady = db.prepare('SELECT 1 AS x FROM jobs WHERE topic = ? AND ready_at <= ? LIMIT 1');
-    this.#lease = db.prepare('UPDATE jobs SET ready_at = ? WHERE topic = ? AND id = ?');
-    this.#delete = db.prepare('DELETE FROM jobs WHERE topic = ? AND id = ?');
+    // Many ids in one statement: a JSON array of them.
+    this.#lease = db.prepare(
+      'UPDATE jobs SET ready_at = ? WHERE topic = ? AND id IN (SELECT value FROM json_each(?))',
+    );
+    this.#delete = db.prepare('DELETE FROM jobs WHERE topic = ? AND id IN (SELECT value FROM json_each(?))');
     this.#retry = db.prepare(
       'UPDATE jobs SET ready_at = ?, attempts = attempts + 1 WHERE topic = ? AND id = ?',
     );
@@ -86,7 +92,8 @@ export class SqliteQueue implements Queue {
     return this.#group.run(() => {
       const now = this.#now();
       const rows = this.#select.all(topic, now, options.limit) as unknown as JobRow[];
-      for (const row of rows) this.#lease.run(now + options.leaseMs, topic, row.id);
+      if (rows.length > 0)
+        this.#lease.run(now + options.leaseMs, topic, JSON.stringify(rows.map((r) => r.id)));
       return rows.map((row) => ({
         id: row.id,
         payload: JSON.parse(row.payload) as T,
@@ -97,9 +104,24 @@ export class SqliteQueue implements Queue {
   }
 
   ack(topic: Topic, id: string): Promise<void> {
-    return this.#group.run(() => {
-      this.#delete.run(topic, id);
+    const pending = this.#acks.get(topic);
+    if (pending !== undefined) {
+      pending.ids.push(id);
+      return pending.done;
+    }
+    const ids = [id];
+    const done = this.#group.run(() => {
+      // From here on, an ack of this topic starts the next statement.
+      this.#acks.delete(topic);
+      this.#delete.run(topic, JSON.stringify(ids));
     });
+    this.#acks.set(topic, { ids, done });
+    // A group that failed before this write ran must not keep taking acks.
+    const clear = (): void => {
+      if (this.#acks.get(topic)?.ids === ids) this.#acks.delete(topic);
+    };
+    done.then(clear, clear);
+    return done;
   }
 
   retry(topic: Topic, id: string, notBefore: number): Promise<void> {

@@ -78,3 +78,37 @@ t.test('onReady signals enqueues of its topic only', async (t) => {
   await queue.enqueue('mail.inbound', 'b', {});
   t.equal(signals, 1);
 });
+
+t.test('acks of one turn are deleted together, each of its own topic; later acks still work', async (t) => {
+  const clock = new FakeClock();
+  const { queue } = open(t, join(tempDir(t), 'q.db'), clock);
+  for (const id of ['a', 'b', 'c', 'd']) await queue.enqueue('mail.inbound', id, {});
+  await queue.enqueue('mail.changes', 'a', {});
+  const lease = { limit: 3, leaseMs: 1000 };
+  t.same(
+    (await queue.claim('mail.inbound', lease)).map((j) => j.id),
+    ['a', 'b', 'c'],
+    'a batch leased in order',
+  );
+  t.same(
+    (await queue.claim('mail.inbound', lease)).map((j) => j.id),
+    ['d'],
+    'the leased ones are not handed out again',
+  );
+  await Promise.all([
+    queue.ack('mail.inbound', 'a'),
+    queue.ack('mail.inbound', 'c'),
+    queue.ack('mail.changes', 'b'), // no such job on that topic: the inbound b stays
+  ]);
+  t.match(await queue.stats('mail.inbound'), { size: 2 });
+  t.match(await queue.stats('mail.changes'), { size: 1 });
+  await queue.ack('mail.inbound', 'b');
+  await queue.ack('mail.changes', 'a');
+  t.match(await queue.stats('mail.changes'), { size: 0 });
+  clock.advance(1000);
+  t.same(
+    (await queue.claim('mail.inbound', lease)).map((j) => j.id),
+    ['d'],
+    'only the one not acked comes back',
+  );
+});
