@@ -24,7 +24,6 @@ import type { RetiredDigest } from './retired-digest.ts';
 import { recordFill } from './risk.ts';
 import type { TradeTape } from './trade-tape.ts';
 import type { SessionClock } from './trading-hours.ts';
-import { orderCopy } from './views.ts';
 import * as wallet from './wallet.ts';
 
 /** The state the output changes (the order manager's). */
@@ -71,7 +70,7 @@ export function readOutput(
             type: 'order.accepted',
             seq: batch.seq,
             at: batch.at,
-            order: orderCopy(target.orders.get(r[o + 3]!)!),
+            order: { ...target.orders.get(r[o + 3]!)! },
           });
         break;
       case OUT_EXECUTION:

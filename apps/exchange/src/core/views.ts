@@ -33,24 +33,6 @@ export function orderView(o: Order): OrderView {
   return o.clientOrderId === undefined ? view : { ...view, clientOrderId: o.clientOrderId };
 }
 
-/** The order as it stands now (an event's copy: the order itself changes on). */
-export function orderCopy(o: Order): Order {
-  const copy = {
-    id: o.id,
-    account: o.account,
-    creationTime: o.creationTime,
-    symbol: o.symbol,
-    side: o.side,
-    price: o.price,
-    orderType: o.orderType,
-    quantity: o.quantity,
-    filledQuantity: o.filledQuantity,
-    remainingQuantity: o.remainingQuantity,
-    status: o.status,
-  };
-  return o.clientOrderId === undefined ? copy : { ...copy, clientOrderId: o.clientOrderId };
-}
-
 export const executionView = (e: Omit<Execution, 'counterOrderId'>): ExecutionView => ({
   id: e.id,
   orderId: e.orderId,
