@@ -16,7 +16,22 @@ export interface ExecutionView {
   readonly timestamp: number;
 }
 
-export const orderView = ({ account: _account, ...view }: Order): OrderView => view;
+/** Written out field by field: a rest copy walks the object generically, and this is on the order path. */
+export function orderView(o: Order): OrderView {
+  const view = {
+    id: o.id,
+    creationTime: o.creationTime,
+    symbol: o.symbol,
+    side: o.side,
+    price: o.price,
+    orderType: o.orderType,
+    quantity: o.quantity,
+    filledQuantity: o.filledQuantity,
+    remainingQuantity: o.remainingQuantity,
+    status: o.status,
+  };
+  return o.clientOrderId === undefined ? view : { ...view, clientOrderId: o.clientOrderId };
+}
 
 export const executionView = (e: Omit<Execution, 'counterOrderId'>): ExecutionView => ({
   id: e.id,

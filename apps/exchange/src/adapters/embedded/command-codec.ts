@@ -15,30 +15,34 @@ const NEW_V1 = 1;
 const CANCEL_V1 = 2;
 const NEW_V1_CLIENT_ID = 3;
 
-type Encoded = Command | [number, number, string, number, ...unknown[]];
+export type Encoded = Command | [number, number, string, number, ...unknown[]];
 
-export function encodeCommand(command: Command): string {
+/** The command in its journal layout (see above), to be serialized with its batch. */
+export function commandRow(command: Command): Encoded {
   if (command.type === 'order.new' && command.v === 1) {
     const { at, account, orderId, symbol, side, price, quantity, clientOrderId } = command;
     const sideCode = side === 'buy' ? 0 : 1;
     return clientOrderId === undefined
-      ? JSON.stringify([NEW_V1, at, account, orderId, symbol, sideCode, price, quantity])
-      : JSON.stringify([
-          NEW_V1_CLIENT_ID,
-          at,
-          account,
-          orderId,
-          symbol,
-          sideCode,
-          price,
-          quantity,
-          clientOrderId,
-        ]);
+      ? [NEW_V1, at, account, orderId, symbol, sideCode, price, quantity]
+      : [NEW_V1_CLIENT_ID, at, account, orderId, symbol, sideCode, price, quantity, clientOrderId];
   }
   if (command.type === 'order.cancel' && command.v === 1) {
-    return JSON.stringify([CANCEL_V1, command.at, command.account, command.orderId]);
+    return [CANCEL_V1, command.at, command.account, command.orderId];
   }
-  return JSON.stringify(command);
+  return command;
+}
+
+export function encodeCommand(command: Command): string {
+  return JSON.stringify(commandRow(command));
+}
+
+/**
+ * A journal row's commands as decodeCommands reads them: the encoded commands joined by commas.
+ * One JSON.stringify of the batch's rows, less its brackets, writes the same text as encoding
+ * each and joining them, without a string per command.
+ */
+export function encodeCommands(rows: readonly Encoded[]): string {
+  return JSON.stringify(rows).slice(1, -1);
 }
 
 export function decodeCommand(encoded: Encoded): Command {

@@ -11,7 +11,7 @@
  */
 import type { Command, Execution, Order } from '../../core/messages.ts';
 import type { FinishedQuery, Journal, StoredExecution, StoredSnapshot } from '../../ports.ts';
-import { encodeCommand } from './command-codec.ts';
+import { commandRow, encodeCommands, type Encoded } from './command-codec.ts';
 import { Generation, storedRows } from './held-records.ts';
 import type { ExecutionRow, JournalBatch, JournalReads } from './journal-store.ts';
 
@@ -33,7 +33,8 @@ export class GroupCommitJournal implements Journal {
   readonly #reads: JournalReads;
   readonly #sink: BatchSink;
   #lastSeq: number;
-  #commands: string[] = [];
+  /** The batch's commands in their journal layout, serialized together when it goes. */
+  #commands: Encoded[] = [];
   #executions: ExecutionRow[] = [];
   /**
    * What is held until stored, oldest first: generations sealed by a snapshot not yet committed,
@@ -64,7 +65,7 @@ export class GroupCommitJournal implements Journal {
     if (this.#closed) throw new Error('journal is closed');
     if (seq !== this.#lastSeq + 1) throw new RangeError(`journal: seq ${seq} after ${this.#lastSeq}`);
     this.#open();
-    this.#commands.push(encodeCommand(command));
+    this.#commands.push(commandRow(command));
     this.#lastSeq = seq;
   }
 
@@ -170,7 +171,7 @@ export class GroupCommitJournal implements Journal {
     const written: JournalBatch = {
       firstSeq: this.#lastSeq - commands.length + 1,
       lastSeq: this.#lastSeq,
-      commands: commands.join(','),
+      commands: encodeCommands(commands),
       executions: JSON.stringify(this.#executions),
       ...(this.#snapshot === undefined ? {} : { snapshot: this.#snapshot, stored: storedRows(this.#sealed) }),
     };
