@@ -168,20 +168,33 @@ export class GroupCommitJournal implements Journal {
       return;
     }
     const commands = this.#commands;
-    const written: JournalBatch = {
-      firstSeq: this.#lastSeq - commands.length + 1,
-      lastSeq: this.#lastSeq,
-      commands: encodeCommands(commands),
-      executions: JSON.stringify(this.#executions),
-      ...(this.#snapshot === undefined ? {} : { snapshot: this.#snapshot, stored: storedRows(this.#sealed) }),
-    };
+    let written: JournalBatch | undefined;
+    let unwritable: Error | undefined;
+    try {
+      written = {
+        firstSeq: this.#lastSeq - commands.length + 1,
+        lastSeq: this.#lastSeq,
+        commands: encodeCommands(commands),
+        executions: JSON.stringify(this.#executions),
+        ...(this.#snapshot === undefined
+          ? {}
+          : { snapshot: this.#snapshot, stored: storedRows(this.#sealed) }),
+      };
+    } catch (error) {
+      // A batch that cannot be serialised fails as a failed write does, rather than leaving its
+      // waiters (and every later batch, behind #busy) waiting for ever.
+      unwritable = error instanceof Error ? error : new Error(String(error));
+    }
     const sealed = this.#sealed;
     this.#batch = undefined;
     this.#commands = [];
     this.#executions = [];
     this.#snapshot = undefined;
     this.#sealed = [];
-    const inFlight = this.#sink.write(written);
+    const inFlight =
+      written === undefined
+        ? Promise.reject(unwritable ?? new Error('batch not serialised'))
+        : this.#sink.write(written);
     this.#inFlight = inFlight;
     const settled = () => {
       if (this.#inFlight === inFlight) this.#inFlight = undefined;

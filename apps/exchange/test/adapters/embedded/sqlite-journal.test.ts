@@ -89,6 +89,22 @@ t.test('a batch whose commit fails is lost whole and rejects its waiters', async
   t.same(seen, [1]);
 });
 
+t.test('a batch that cannot be serialised is lost whole; the journal goes on', async (t) => {
+  const journal = new SqliteJournal(openSqlite(tempFile(t)));
+  journal.append(1, deposit(1));
+  await journal.commit();
+  // Commands are validated data; a BigInt stands for a bug elsewhere that JSON cannot write.
+  journal.append(2, { ...deposit(2), cash: 2n } as unknown as Command);
+  await t.rejects(journal.commit(), /BigInt/);
+  t.equal(journal.lastSeq, 1, 'its seq is free again');
+  journal.append(2, deposit(2));
+  await journal.commit();
+  const seen: number[] = [];
+  journal.replay(0, (seq) => seen.push(seq));
+  t.same(seen, [1, 2]);
+  await journal.close();
+});
+
 t.test('snapshots: the newest is read back in its parts, only two are kept', async (t) => {
   const file = tempFile(t);
   const journal = new SqliteJournal(openSqlite(file));
