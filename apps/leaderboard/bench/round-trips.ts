@@ -3,8 +3,8 @@
  * (NATS_URL, REDIS_URL; names of the run's own, removed afterwards): a win's JetStream publish
  * (with its ack), a match id's KV claim, a win's Redis script and a rank read's two Redis calls.
  * Each is driven with BENCH_IN_FLIGHT (64) in flight from this one process, in both client
- * settings where the api changed one (NATS async traces, ioredis auto-pipelining), the two
- * interleaved for BENCH_ROUNDS (5) rounds: the CPU per round trip of the client (process.cpuUsage)
+ * settings where one was weighed (NATS async traces: off in the api; ioredis auto-pipelining:
+ * tried, not kept), the two interleaved for BENCH_ROUNDS (5) rounds: the CPU per round trip of the client (process.cpuUsage)
  * and of the server (/proc), medians. CPU per operation barely depends on the load of a shared
  * machine, where operations per second do.
  */
@@ -98,15 +98,15 @@ kind('KV create (a match id claim), no async traces', () =>
 );
 const applyWith = (store: RedisRankingStore) => () =>
   measure(redisPid, (i) => store.applyWin({ ...win(i), seq: ++seq }));
-kind('Redis apply script (before)', applyWith(plainStore));
-kind('Redis apply script, auto-pipelined (after)', applyWith(pipelinedStore));
+kind('Redis apply script', applyWith(plainStore));
+kind('Redis apply script, auto-pipelined (not kept)', applyWith(pipelinedStore));
 const readWith = (store: RedisRankingStore) => () =>
   measure(redisPid, async (i) => {
     await store.periods();
     return store.standing(PERIOD, `p${i % 1_000}`);
   });
-kind('Redis rank read: periods + standing (before)', readWith(plainStore));
-kind('Redis rank read: periods + standing, auto-pipelined (after)', readWith(pipelinedStore));
+kind('Redis rank read: periods + standing', readWith(plainStore));
+kind('Redis rank read: periods + standing, auto-pipelined (not kept)', readWith(pipelinedStore));
 
 try {
   console.log(

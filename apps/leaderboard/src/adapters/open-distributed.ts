@@ -63,13 +63,7 @@ export async function openDistributedAdapters(
       onChange: (down) => (down === undefined ? health.up('nats') : health.down('nats', down)),
     });
 
-    // Auto-pipelining: the commands of every request in one turn of the event loop go out in one
-    // write (and Redis reads them in one), instead of a write and a read per command.
-    const redis = new Redis(servers.redisUrl, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 2,
-      enableAutoPipelining: true,
-    });
+    const redis = new Redis(servers.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
     await redis.connect();
     closers.push(() => redis.quit());
