@@ -20,6 +20,7 @@ import { mintToken } from '@tessera/kit';
 import cassandra from 'cassandra-driver';
 import { Redis } from 'ioredis';
 import { parseCassandraUrl } from '../src/adapters/cassandra/cassandra-url.ts';
+import { childrenOf, cpuPerRequest, listeningPid, type ProcessGroups } from './process-cpu.ts';
 import { machine, printTable, saveResults } from './report.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -28,6 +29,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 const MAIN = fileURLToPath(new URL('../../tessera/src/main.ts', import.meta.url));
 const ENSURE_WRK = fileURLToPath(new URL('../../../tools/ensure-wrk.sh', import.meta.url));
+const BASELINE = fileURLToPath(new URL('../../../packages/testkit/src/baseline-server.ts', import.meta.url));
+const REQUESTS = 100_000;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -44,17 +47,21 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startApi(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+/** Starts a Node process that logs `{"msg":"… listening","url":…}` once it listens. */
+async function startNode(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--conditions=development', '--disable-warning=ExperimentalWarning', MAIN, 'run', 'leaderboard', 'api'],
+    ['--conditions=development', '--disable-warning=ExperimentalWarning', ...args],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env,
     },
   );
   const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`api exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as { url?: string; msg?: string };
@@ -65,6 +72,40 @@ async function startApi(env: NodeJS.ProcessEnv): Promise<{ url: string; child: C
     });
   });
   return { url, child };
+}
+
+/** One nginx (one worker) in front of every site: a port and the processes it balances over. */
+function nginxConf(
+  dir: string,
+  sites: ReadonlyArray<{ port: number; upstreams: readonly string[] }>,
+): string {
+  const http = sites
+    .map(
+      (
+        { port, upstreams },
+        i,
+      ) => `  upstream site${i} { ${upstreams.map((u) => `server ${u};`).join(' ')} keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://site${i}; proxy_http_version 1.1; proxy_set_header Connection "";
+      proxy_set_header X-Forwarded-For $remote_addr;
+    }
+  }`,
+    )
+    .join('\n');
+  return `daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+worker_processes 1;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+${http}
+}
+`;
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -128,11 +169,15 @@ end
   return figures;
 }
 
+interface RedisFigures {
+  readonly requests: number;
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
 /** redis-benchmark's requests/s and p50 for one command (no pipelining, like the api's calls). */
-function redisBenchmark(
-  redisUrl: string,
-  args: readonly string[],
-): { perSecond: number; p50: number; p99: number } {
+function redisBenchmark(redisUrl: string, args: readonly string[]): RedisFigures {
   const { hostname, port } = new URL(redisUrl);
   const output = execFileSync(
     'redis-benchmark',
@@ -144,7 +189,7 @@ function redisBenchmark(
       '-c',
       String(CONNECTIONS),
       '-n',
-      '100000',
+      String(REQUESTS),
       '-r',
       String(PLAYERS),
       '--csv',
@@ -159,7 +204,12 @@ function redisBenchmark(
     .at(-1)!
     .split(',')
     .map((cell) => cell.replaceAll('"', ''));
-  const figures = { perSecond: Math.round(Number(row[1])), p50: Number(row[4]), p99: Number(row[6]) };
+  const figures = {
+    requests: REQUESTS,
+    perSecond: Math.round(Number(row[1])),
+    p50: Number(row[4]),
+    p99: Number(row[6]),
+  };
   console.log(
     `  redis-benchmark ${args[0]}: ${figures.perSecond.toLocaleString('en-US')}/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms`,
   );
@@ -192,33 +242,22 @@ const env: NodeJS.ProcessEnv = {
 const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-dist-'));
 const children: ChildProcess[] = [];
 try {
-  const first = await startApi({ ...env, DATA_DIR: join(dir, 'a') });
-  children.push(first.child);
-  const second = await startApi({ ...env, DATA_DIR: join(dir, 'b') });
-  children.push(second.child);
+  const apis = [
+    await startNode([MAIN, 'run', 'leaderboard', 'api'], { ...env, DATA_DIR: join(dir, 'a') }),
+    await startNode([MAIN, 'run', 'leaderboard', 'api'], { ...env, DATA_DIR: join(dir, 'b') }),
+  ];
+  children.push(...apis.map((api) => api.child));
+  // The ceiling: bare node:http behind the same nginx, as many processes as the api has.
+  const baselines = [await startNode([BASELINE], process.env), await startNode([BASELINE], process.env)];
+  children.push(...baselines.map((baseline) => baseline.child));
   const port = await freePort();
-  const upstreams = [first.url, second.url].map((u) => `server ${new URL(u).host};`).join(' ');
+  const baselinePort = await freePort();
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-worker_processes 1;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  upstream tessera { ${upstreams} keepalive 64; }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://tessera; proxy_http_version 1.1; proxy_set_header Connection "";
-      proxy_set_header X-Forwarded-For $remote_addr;
-    }
-  }
-}
-`,
+    nginxConf(dir, [
+      { port, upstreams: apis.map((api) => new URL(api.url).host) },
+      { port: baselinePort, upstreams: baselines.map((baseline) => new URL(baseline.url).host) },
+    ]),
   );
   const nginx = spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
   children.push(nginx);
@@ -238,6 +277,20 @@ http {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+  const pids = (list: ReadonlyArray<{ child: ChildProcess }>) => list.map(({ child }) => child.pid!);
+  const server = (url: string) => {
+    const pid = listeningPid(Number(new URL(url).port));
+    return pid === undefined ? [] : [pid];
+  };
+  const nginxPids = [nginx.pid!, ...childrenOf(nginx.pid!)];
+  const ourPath: ProcessGroups = {
+    api: pids(apis),
+    nginx: nginxPids,
+    nats: server(NATS_URL.split(',')[0]!),
+    redis: server(REDIS_URL),
+    cassandra: server(`tcp://${parseCassandraUrl(CASSANDRA_URL).contactPoints[0]}`),
+    wrk: 'reaped',
+  };
   const token = await mintToken({ secret: SECRET, sub: 'bench', scopes: ['scores:write', 'scores:read'] });
   const seed = `request = function()
   counter = counter + 1
@@ -246,42 +299,98 @@ end`;
   const seeded = wrk(dir, url, token, 'warm-up and seeding (not counted)', seed, 4);
   // Rank reads ask for seeded players only (an unranked one is a 404).
   const ranked = Math.max(1, Math.min(PLAYERS, seeded.requests));
-  const updates = wrk(
-    dir,
-    url,
-    token,
-    'score updates',
-    `request = function()
+  const byRequests = (figures: Figures) => figures.requests;
+  const updates = cpuPerRequest(
+    ourPath,
+    () =>
+      wrk(
+        dir,
+        url,
+        token,
+        'score updates',
+        `request = function()
   return wrk.format("POST", "/v1/scores", nil, '{"user_id":"' .. player(math.random(0, players - 1)) .. '","points":' .. math.random(1, 5) .. '}')
 end`,
-    SECONDS,
+        SECONDS,
+      ),
+    byRequests,
   );
-  const reads = wrk(
-    dir,
-    url,
-    token,
-    'rank reads',
-    `request = function()
+  const reads = cpuPerRequest(
+    ourPath,
+    () =>
+      wrk(
+        dir,
+        url,
+        token,
+        'rank reads',
+        `request = function()
   return wrk.format("GET", "/v1/scores/" .. player(math.random(0, players - 1)))
 end`,
-    SECONDS,
-    ranked,
+        SECONDS,
+        ranked,
+      ),
+    byRequests,
+  );
+  const ceiling = cpuPerRequest(
+    { node: pids(baselines), nginx: nginxPids, wrk: 'reaped' },
+    () =>
+      wrk(
+        dir,
+        `http://127.0.0.1:${baselinePort}`,
+        token,
+        'ceiling: bare node:http ×2',
+        `request = function()
+  return wrk.format("GET", "/v1/scores/" .. player(math.random(0, players - 1)))
+end`,
+        SECONDS,
+      ),
+    byRequests,
   );
   const key = `${ns}:redis-benchmark`;
-  const zincrby = redisBenchmark(REDIS_URL, ['ZINCRBY', key, '1', 'p__rand_int__']);
-  const zrevrank = redisBenchmark(REDIS_URL, ['ZREVRANK', key, 'p__rand_int__']);
+  const rawRedis: ProcessGroups = { redis: server(REDIS_URL), 'redis-benchmark': 'reaped' };
+  const byRate = (figures: RedisFigures) => figures.requests;
+  const zincrby = cpuPerRequest(
+    rawRedis,
+    () => redisBenchmark(REDIS_URL, ['ZINCRBY', key, '1', 'p__rand_int__']),
+    byRate,
+  );
+  const zrevrank = cpuPerRequest(
+    rawRedis,
+    () => redisBenchmark(REDIS_URL, ['ZREVRANK', key, 'p__rand_int__']),
+    byRate,
+  );
   const load = loadavg().map((l) => l.toFixed(2));
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  const rate = (figures: { perSecond: number }) => figures.perSecond;
   printTable('results (through nginx to two api processes vs redis-benchmark on the same Redis)', [
     [
       'score updates / ZINCRBY',
-      `${updates.perSecond}/s vs ${zincrby.perSecond}/s: ratio ${ratio(updates.perSecond, zincrby.perSecond)}`,
+      `${rate(updates.result)}/s vs ${rate(zincrby.result)}/s: ratio ${ratio(rate(updates.result), rate(zincrby.result))}`,
     ],
     [
       'rank reads / ZREVRANK',
-      `${reads.perSecond}/s vs ${zrevrank.perSecond}/s: ratio ${ratio(reads.perSecond, zrevrank.perSecond)}`,
+      `${rate(reads.result)}/s vs ${rate(zrevrank.result)}/s: ratio ${ratio(rate(reads.result), rate(zrevrank.result))}`,
     ],
+    [
+      'ceiling / ZREVRANK',
+      `${rate(ceiling.result)}/s vs ${rate(zrevrank.result)}/s: ratio ${ratio(rate(ceiling.result), rate(zrevrank.result))}`,
+    ],
+    ['score updates / ceiling', `ratio ${ratio(rate(updates.result), rate(ceiling.result))}`],
+    ['rank reads / ceiling', `ratio ${ratio(rate(reads.result), rate(ceiling.result))}`],
     ['load average after', load.join(' ')],
+  ]);
+  const cpuRow = (name: string, figures: { microseconds: Record<string, number> }): [string, string] => [
+    name,
+    Object.entries(figures.microseconds)
+      .map(([group, us]) => `${group} ${us}`)
+      .join(' · '),
+  ];
+  printTable('CPU per request, µs, by process (the servers are shared: other work on them counts too)', [
+    cpuRow('score updates', updates),
+    cpuRow('rank reads', reads),
+    cpuRow('ceiling', ceiling),
+    cpuRow('ZINCRBY', zincrby),
+    cpuRow('ZREVRANK', zrevrank),
   ]);
   saveResults('leaderboard-distributed-http', {
     machine: machine(),
@@ -289,10 +398,11 @@ end`,
     seconds: SECONDS,
     connections: CONNECTIONS,
     players: PLAYERS,
-    updates,
-    reads,
-    zincrby,
-    zrevrank,
+    updates: { ...updates.result, cpuMicroseconds: updates.microseconds },
+    reads: { ...reads.result, cpuMicroseconds: reads.microseconds },
+    ceiling: { ...ceiling.result, cpuMicroseconds: ceiling.microseconds },
+    zincrby: { ...zincrby.result, cpuMicroseconds: zincrby.microseconds },
+    zrevrank: { ...zrevrank.result, cpuMicroseconds: zrevrank.microseconds },
   });
 } finally {
   for (const child of children.reverse()) await stop(child);

@@ -49,10 +49,13 @@ export async function openDistributedAdapters(
   };
   try {
     // A service reconnects for as long as it runs (the client's default gives up after ten tries).
+    // No async traces: they build two Errors (stack and all) for every request, so for every
+    // JetStream publish of a win, to tell where a timeout came from; our spans and logs say that.
     const nc = await connect({
       servers: servers.natsUrl.split(','),
       name: 'tessera-leaderboard',
       maxReconnectAttempts: -1,
+      noAsyncTraces: true,
     });
     closers.push(() => nc.drain());
     const health = new DependencyHealth();
