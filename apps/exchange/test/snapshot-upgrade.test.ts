@@ -71,7 +71,8 @@ function downgrade(file: string): number {
     old.push({ account: { ...account, orders: ids } });
     old.push({ executions: [account.id, executions.filter((e) => e.account === account.id)] });
   }
-  db.exec('DROP TABLE executions; DROP TABLE finished_orders; DELETE FROM snapshot_parts');
+  db.exec(`DROP TABLE executions; DROP TABLE finished_orders; DROP TABLE finished_by_account;
+    DROP TABLE finished_by_client_id; DELETE FROM snapshot_parts`);
   const insert = db.prepare('INSERT INTO snapshot_parts (seq, part, body) VALUES (?, ?, ?)');
   old.forEach((part, i) => insert.run(seq, i, JSON.stringify(part)));
   db.close();

@@ -1,35 +1,56 @@
 /**
  * The executions store in journal.db: a row per execution, inserted by the transaction of the
- * snapshot that followed it (held-records.ts), so a row is written once, sorted by id with the
- * rest of its snapshot. Reads add the executions held in memory since the last stored snapshot.
+ * snapshot that followed it (held-records.ts), so a row is written once. The table is clustered
+ * by what the reads ask (account, order, id) and has no other index: a snapshot's rows, sorted
+ * that way, are inserted in one sweep over the b-tree instead of one random leaf per row in an
+ * index by account (issue #12). Reads add the executions held in memory since the last stored
+ * snapshot.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from '@tessera/kit/sqlite';
 import type { Execution } from '../../core/messages.ts';
 import type { StoredExecution } from '../../ports.ts';
 import type { Generation } from './held-records.ts';
 
 const COLUMNS = 'id, seq, order_id, account, symbol, side, price, quantity, at, counter_order_id';
 
+const TABLE = `(
+  account TEXT NOT NULL,
+  order_id INTEGER NOT NULL,
+  id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  symbol TEXT NOT NULL,
+  side TEXT NOT NULL,
+  price INTEGER NOT NULL,
+  quantity INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  counter_order_id INTEGER,
+  PRIMARY KEY (account, order_id, id)
+) WITHOUT ROWID`;
+
 export function ensureExecutionStore(db: DatabaseSync): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS executions (
-      id INTEGER PRIMARY KEY,
-      seq INTEGER NOT NULL,
-      order_id INTEGER NOT NULL,
-      account TEXT NOT NULL,
-      symbol TEXT NOT NULL,
-      side TEXT NOT NULL,
-      price INTEGER NOT NULL,
-      quantity INTEGER NOT NULL,
-      at INTEGER NOT NULL,
-      counter_order_id INTEGER
-    );
-    CREATE INDEX IF NOT EXISTS executions_by_account ON executions (account, id);
-    CREATE INDEX IF NOT EXISTS executions_by_order ON executions (order_id);
-  `);
+  db.exec(`CREATE TABLE IF NOT EXISTS executions ${TABLE}`);
+  // A journal from before: a table by id with an index by account and one by order.
+  const old = () =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'executions_by_order'").get() !==
+    undefined;
+  if (!old()) return;
+  transaction(db, () => {
+    if (!old()) return; // another connection migrated it meanwhile
+    db.exec(`
+      ALTER TABLE executions RENAME TO executions_by_id;
+      CREATE TABLE executions ${TABLE};
+      INSERT INTO executions (${COLUMNS}) SELECT ${COLUMNS} FROM executions_by_id
+        ORDER BY account, order_id, id;
+      DROP TABLE executions_by_id;
+    `);
+  });
 }
 
-/** The insert of a JSON array of ExecutionRows (many rows, one statement), for the snapshot's transaction. */
+/**
+ * The insert of a JSON array of ExecutionRows (many rows, one statement) for the snapshot's
+ * transaction, sorted as the table is (storedRows).
+ */
 export const insertExecutions = (db: DatabaseSync): StatementSync =>
   db.prepare(`INSERT OR IGNORE INTO executions (${COLUMNS})
     SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7,
@@ -68,8 +89,9 @@ export class ExecutionStoreReads {
   constructor(db: DatabaseSync) {
     ensureExecutionStore(db);
     const select = 'SELECT id, seq, order_id, account, symbol, side, price, quantity, at FROM executions';
+    // The account's range, sorted by id (it is by order): every row of it is returned anyway.
     this.#ofAccount = db.prepare(`${select} WHERE account = ? AND id < ? ORDER BY id`);
-    this.#ofOrder = db.prepare(`${select} WHERE order_id = ? AND account = ? AND id < ? ORDER BY id`);
+    this.#ofOrder = db.prepare(`${select} WHERE account = ? AND order_id = ? AND id < ? ORDER BY id`);
   }
 
   /**
@@ -84,7 +106,7 @@ export class ExecutionStoreReads {
     const below = recent[0]?.id ?? Number.MAX_SAFE_INTEGER;
     const rows = (orderId === undefined
       ? this.#ofAccount.all(account, below)
-      : this.#ofOrder.all(orderId, account, below)) as unknown as ExecutionTableRow[];
+      : this.#ofOrder.all(account, orderId, below)) as unknown as ExecutionTableRow[];
     const executions = rows.map(fromRow);
     for (const e of recent) executions.push(e);
     return executions;

@@ -1,11 +1,15 @@
 /**
  * The finished orders' store in journal.db: an order that filled or was canceled leaves the
  * in-memory state, is held by the journal until the next snapshot (held-records.ts), and is
- * inserted by that snapshot's transaction, sorted by id with the rest. A finished order never
- * changes again: a row is written once. Reads add the orders held in memory (the same record
- * either way: a generation whose snapshot has committed but is still held is read once).
+ * inserted by that snapshot's transaction. A finished order never changes again: a row is written
+ * once. The orders (by id) have no index: what the reads look up by account or by ClOrdID is in
+ * tables clustered by those keys, each inserted from rows sorted its own way, so every b-tree
+ * takes a snapshot's rows in one sweep (an index by account took them at one random leaf per
+ * row, issue #12). Reads add the orders held in memory (the same record either way: a generation
+ * whose snapshot has committed but is still held is read once).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from '@tessera/kit/sqlite';
 import type { Order } from '../../core/messages.ts';
 import type { FinishedQuery } from '../../ports.ts';
 import type { Generation } from './held-records.ts';
@@ -20,17 +24,60 @@ export function ensureFinishedOrderStore(db: DatabaseSync): void {
       client_order_id TEXT,
       body TEXT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS finished_orders_by_account ON finished_orders (account, id);
-    CREATE INDEX IF NOT EXISTS finished_orders_by_client_id ON finished_orders (account, client_order_id)
-      WHERE client_order_id IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS finished_by_account (
+      account TEXT NOT NULL,
+      id INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      symbol TEXT NOT NULL,
+      PRIMARY KEY (account, id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS finished_by_client_id (
+      account TEXT NOT NULL,
+      client_order_id TEXT NOT NULL,
+      id INTEGER NOT NULL,
+      PRIMARY KEY (account, client_order_id, id)
+    ) WITHOUT ROWID;
   `);
+  // A journal from before: the orders' own indexes by account and by ClOrdID.
+  const old = () =>
+    db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'finished_orders_by_account'")
+      .get() !== undefined;
+  if (!old()) return;
+  transaction(db, () => {
+    if (!old()) return; // another connection migrated it meanwhile
+    db.exec(`
+      INSERT OR IGNORE INTO finished_by_account (account, id, status, symbol)
+        SELECT account, id, status, symbol FROM finished_orders ORDER BY account, id;
+      INSERT OR IGNORE INTO finished_by_client_id (account, client_order_id, id)
+        SELECT account, client_order_id, id FROM finished_orders WHERE client_order_id IS NOT NULL
+        ORDER BY account, client_order_id, id;
+      DROP INDEX finished_orders_by_account;
+      DROP INDEX IF EXISTS finished_orders_by_client_id;
+    `);
+  });
 }
 
-/** The insert of a JSON array of finished orders (many rows, one statement), for the snapshot's transaction. */
-export const insertFinishedOrders = (db: DatabaseSync): StatementSync =>
-  db.prepare(`INSERT OR IGNORE INTO finished_orders (id, account, symbol, status, client_order_id, body)
+/** The inserts of a snapshot's transaction, each of a JSON array of rows (many rows, one statement). */
+export interface FinishedOrderInserts {
+  /** Of finished orders, sorted by id. */
+  readonly orders: StatementSync;
+  /** Of [account, id, status, symbol], sorted by account and id. */
+  readonly byAccount: StatementSync;
+  /** Of [account, clientOrderId, id], sorted so. */
+  readonly byClientId: StatementSync;
+}
+
+export const finishedOrderInserts = (db: DatabaseSync): FinishedOrderInserts => ({
+  orders:
+    db.prepare(`INSERT OR IGNORE INTO finished_orders (id, account, symbol, status, client_order_id, body)
     SELECT value->>'id', value->>'account', value->>'symbol', value->>'status', value->>'clientOrderId', value
-    FROM json_each(?)`);
+    FROM json_each(?)`),
+  byAccount: db.prepare(`INSERT OR IGNORE INTO finished_by_account (account, id, status, symbol)
+    SELECT value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`),
+  byClientId: db.prepare(`INSERT OR IGNORE INTO finished_by_client_id (account, client_order_id, id)
+    SELECT value->>0, value->>1, value->>2 FROM json_each(?)`),
+});
 
 const matches = (order: Order, query: FinishedQuery): boolean =>
   (query.status === undefined || order.status === query.status) &&
@@ -58,13 +105,13 @@ export class FinishedOrderReads {
     ensureFinishedOrderStore(db);
     this.#byId = db.prepare('SELECT body FROM finished_orders WHERE id = ?');
     // NULL filters match every row: one statement for every combination of them.
-    this.#page = db.prepare(`SELECT body FROM finished_orders
-      WHERE account = ?1 AND id > ?2 AND (?3 IS NULL OR status = ?3) AND (?4 IS NULL OR symbol = ?4)
-      ORDER BY id LIMIT ?5`);
-    this.#anyAfter = db.prepare('SELECT 1 FROM finished_orders WHERE account = ? AND id > ? LIMIT 1');
-    this.#byClientId = db.prepare(
-      'SELECT body FROM finished_orders WHERE account = ? AND client_order_id = ? ORDER BY id',
-    );
+    this.#page = db.prepare(`SELECT o.body FROM finished_by_account a JOIN finished_orders o ON o.id = a.id
+      WHERE a.account = ?1 AND a.id > ?2 AND (?3 IS NULL OR a.status = ?3) AND (?4 IS NULL OR a.symbol = ?4)
+      ORDER BY a.id LIMIT ?5`);
+    this.#anyAfter = db.prepare('SELECT 1 FROM finished_by_account WHERE account = ? AND id > ? LIMIT 1');
+    this.#byClientId =
+      db.prepare(`SELECT o.body FROM finished_by_client_id c JOIN finished_orders o ON o.id = c.id
+      WHERE c.account = ? AND c.client_order_id = ? ORDER BY c.id`);
   }
 
   order(id: number, held: readonly Generation[]): Order | undefined {

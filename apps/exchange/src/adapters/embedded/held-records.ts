@@ -80,11 +80,19 @@ export class Generation {
   }
 }
 
-/** What a snapshot's transaction inserts: JSON arrays of at most ROWS_PER_INSERT rows, in id order. */
+/**
+ * What a snapshot's transaction inserts: JSON arrays of at most ROWS_PER_INSERT rows, each kind
+ * sorted by the key of the table it goes to, so each b-tree takes them in one sweep.
+ */
 export interface StoredRows {
-  /** Of ExecutionRows. */
+  /** Of ExecutionRows, by account, order and id. */
   readonly executions: readonly string[];
+  /** Of orders, by id. */
   readonly orders: readonly string[];
+  /** Of [account, id, status, symbol], by account and id. */
+  readonly ordersByAccount: readonly string[];
+  /** Of [account, clientOrderId, id], so sorted. */
+  readonly ordersByClientId: readonly string[];
 }
 
 /** Rows per insert: a few MB of JSON per statement, far from the string limit. */
@@ -109,7 +117,10 @@ const executionRow = (e: Execution): ExecutionRow => [
   e.counterOrderId,
 ];
 
-/** The generations' rows, sorted by primary key: the inserts then append to the tables' b-trees. */
+/** SQLite's BINARY order for these ASCII keys (any order is correct; this one is the fast one). */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The generations' rows, each kind sorted by its table's key. */
 export function storedRows(generations: readonly Generation[], size = ROWS_PER_INSERT): StoredRows {
   const executions: ExecutionRow[] = [];
   const orders: Order[] = [];
@@ -117,7 +128,18 @@ export function storedRows(generations: readonly Generation[], size = ROWS_PER_I
     for (const e of generation.executions) executions.push(executionRow(e));
     for (const order of generation.orders.values()) orders.push(order);
   }
-  executions.sort((a, b) => a[0] - b[0]);
+  executions.sort((a, b) => byText(a[3], b[3]) || a[2] - b[2] || a[0] - b[0]);
   orders.sort((a, b) => a.id - b.id);
-  return { executions: chunks(executions, size), orders: chunks(orders, size) };
+  const byAccount = orders.map((o) => [o.account, o.id, o.status, o.symbol] as const);
+  byAccount.sort((a, b) => byText(a[0], b[0]) || a[1] - b[1]);
+  const byClientId: Array<readonly [string, string, number]> = [];
+  for (const o of orders)
+    if (o.clientOrderId !== undefined) byClientId.push([o.account, o.clientOrderId, o.id]);
+  byClientId.sort((a, b) => byText(a[0], b[0]) || byText(a[1], b[1]) || a[2] - b[2]);
+  return {
+    executions: chunks(executions, size),
+    orders: chunks(orders, size),
+    ordersByAccount: chunks(byAccount, size),
+    ordersByClientId: chunks(byClientId, size),
+  };
 }

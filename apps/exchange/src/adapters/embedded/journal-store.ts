@@ -12,7 +12,8 @@ import { ensureExecutionStore, ExecutionStoreReads, insertExecutions } from './e
 import {
   ensureFinishedOrderStore,
   FinishedOrderReads,
-  insertFinishedOrders,
+  finishedOrderInserts,
+  type FinishedOrderInserts,
 } from './finished-order-store.ts';
 import type { ExecutionRow, Generation, StoredRows } from './held-records.ts';
 
@@ -151,7 +152,7 @@ export class JournalBatchWriter {
   readonly #db: DatabaseSync;
   readonly #insert: StatementSync;
   readonly #insertExecutions: StatementSync;
-  readonly #insertFinished: StatementSync;
+  readonly #insertFinished: FinishedOrderInserts;
   readonly #insertPart: StatementSync;
   readonly #pruneParts: StatementSync;
   readonly #pruneWhole: StatementSync;
@@ -163,7 +164,7 @@ export class JournalBatchWriter {
       'INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ?)',
     );
     this.#insertExecutions = insertExecutions(db);
-    this.#insertFinished = insertFinishedOrders(db);
+    this.#insertFinished = finishedOrderInserts(db);
     this.#insertPart = db.prepare('INSERT OR REPLACE INTO snapshot_parts (seq, part, body) VALUES (?, ?, ?)');
     const kept = `SELECT seq FROM (SELECT DISTINCT seq FROM snapshot_parts UNION SELECT seq FROM snapshots)
       ORDER BY seq DESC LIMIT ${SNAPSHOTS_KEPT}`;
@@ -182,7 +183,9 @@ export class JournalBatchWriter {
       if (snapshot !== undefined) {
         // With the snapshot's parts: a restart from it finds them here, one from before derives them again.
         for (const rows of stored?.executions ?? []) this.#insertExecutions.run(rows);
-        for (const rows of stored?.orders ?? []) this.#insertFinished.run(rows);
+        for (const rows of stored?.orders ?? []) this.#insertFinished.orders.run(rows);
+        for (const rows of stored?.ordersByAccount ?? []) this.#insertFinished.byAccount.run(rows);
+        for (const rows of stored?.ordersByClientId ?? []) this.#insertFinished.byClientId.run(rows);
         snapshot.parts.forEach((body, part) => this.#insertPart.run(snapshot.seq, part, body));
         this.#pruneParts.run();
         this.#pruneWhole.run();

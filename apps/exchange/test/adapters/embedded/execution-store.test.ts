@@ -81,17 +81,23 @@ t.test('a generation stored but still held is read once', (t) => {
   t.end();
 });
 
-t.test('stored rows are sorted by id and cut into inserts of at most `size` rows', (t) => {
+t.test("stored rows are sorted by their table's key and cut into inserts of at most `size` rows", (t) => {
   const first = new Generation();
   const second = new Generation();
-  for (const id of [1, 2, 3]) first.addExecution(execution(id, id));
-  for (const id of [4, 5]) second.addExecution(execution(id, id));
+  first.addExecution(execution(1, 1, 'b', 3));
+  first.addExecution(execution(2, 1, 'a', 4));
+  first.addExecution(execution(3, 2, 'a', 3));
+  second.addExecution(execution(4, 3, 'b', 1));
+  second.addExecution(execution(5, 4, 'a', 4));
   const rows = storedRows([first, second], 2);
   t.same(
     rows.executions.map((part) => (JSON.parse(part) as number[][]).map((r) => r[0])),
-    [[1, 2], [3, 4], [5]],
+    [[3, 2], [5, 4], [1]],
+    'by account, order and id',
   );
   t.same(rows.orders, []);
+  t.same(rows.ordersByAccount, []);
+  t.same(rows.ordersByClientId, []);
   t.end();
 });
 
