@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { TOP_LIST_SIZE, type Standing } from '../core/standing.ts';
 import type { Entry, LeaderboardService } from '../service.ts';
 import { MAX_PLAIN_SCORE_BYTES, plainScore } from './plain-score.ts';
-import { entry, userInfo } from './replies.ts';
+import { entry, userInfoJson } from './replies.ts';
 import { userIdSchema } from './schemas.ts';
 
 const SCORES_URL = '/v1/scores';
@@ -60,7 +60,7 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
       const score = plainScore(body, maxPoints);
       if (score === undefined) return undefined;
       return service.recordWin(score).then((recorded) => ({
-        body: JSON.stringify({ user_info: userInfo(recorded.standing) }),
+        body: userInfoJson(recorded.standing),
         headers: recorded.replayed ? REPLAYED : undefined,
       }));
     },
@@ -68,7 +68,7 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
 }
 
 function standingBody(standing: Standing | undefined): string | undefined {
-  return standing === undefined ? undefined : JSON.stringify({ user_info: userInfo(standing) });
+  return standing === undefined ? undefined : userInfoJson(standing);
 }
 
 const REPLAYED = { 'idempotent-replayed': 'true' } as const;

@@ -33,7 +33,8 @@ export class RequestHistogram {
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
   readonly #bounds: readonly number[];
-  readonly #series = new Map<string, Series>();
+  /** By route, then method and status: found without building a key string per request. */
+  readonly #series = new Map<string, Map<string, Map<number, Series>>>();
 
   constructor(options: RequestHistogramOptions) {
     this.name = options.name;
@@ -43,8 +44,20 @@ export class RequestHistogram {
   }
 
   observe(method: string, route: string, statusCode: number, seconds: number): void {
-    const key = `${method} ${route} ${statusCode}`;
-    let series = this.#series.get(key);
+    const series = this.#seriesOf(method, route, statusCode);
+    let bucket = 0;
+    while (bucket < this.#bounds.length && seconds > this.#bounds[bucket]!) bucket++;
+    series.counts[bucket]!++;
+    series.sum += seconds;
+    series.count++;
+  }
+
+  #seriesOf(method: string, route: string, statusCode: number): Series {
+    let methods = this.#series.get(route);
+    if (methods === undefined) this.#series.set(route, (methods = new Map<string, Map<number, Series>>()));
+    let statuses = methods.get(method);
+    if (statuses === undefined) methods.set(method, (statuses = new Map<number, Series>()));
+    let series = statuses.get(statusCode);
     if (series === undefined) {
       series = {
         labels: { method, route, status_code: String(statusCode) },
@@ -52,13 +65,9 @@ export class RequestHistogram {
         sum: 0,
         count: 0,
       };
-      this.#series.set(key, series);
+      statuses.set(statusCode, series);
     }
-    let bucket = 0;
-    while (bucket < this.#bounds.length && seconds > this.#bounds[bucket]!) bucket++;
-    series.counts[bucket]!++;
-    series.sum += seconds;
-    series.count++;
+    return series;
   }
 
   /** What the registry asks for on a scrape: prom-client's histogram shape. */
@@ -70,7 +79,7 @@ export class RequestHistogram {
     aggregator: 'sum';
   }> {
     const values: Array<MetricValueWithName<string>> = [];
-    for (const { labels, counts, sum, count } of this.#series.values()) {
+    for (const { labels, counts, sum, count } of this.#allSeries()) {
       let cumulative = 0;
       for (let i = 0; i <= this.#bounds.length; i++) {
         cumulative += counts[i]!;
@@ -88,6 +97,12 @@ export class RequestHistogram {
       values,
       aggregator: this.aggregator,
     });
+  }
+
+  *#allSeries(): Iterable<Series> {
+    for (const methods of this.#series.values()) {
+      for (const statuses of methods.values()) yield* statuses.values();
+    }
   }
 
   reset(): void {
