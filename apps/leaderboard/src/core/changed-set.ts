@@ -1,4 +1,4 @@
-import { grown } from './typed-arrays.ts';
+import { grown, resized } from './typed-arrays.ts';
 
 /** A set of handles with O(1) add, one bit per player, and a drain. */
 export class ChangedSet {
@@ -16,6 +16,17 @@ export class ChangedSet {
     if ((this.#bits[word]! & bit) !== 0) return;
     this.#bits[word]! |= bit;
     this.#count++;
+  }
+
+  /** Room for handles 0 … `players` - 1 without copying the bits. */
+  reserve(players: number): void {
+    const words = (players + 31) >>> 5;
+    if (words > this.#bits.length) this.#bits = resized(this.#bits, words);
+  }
+
+  /** Cuts the bits to handles 0 … `players` - 1 (every handle in the set is below it). */
+  trim(players: number): void {
+    this.#bits = resized(this.#bits, Math.max((players + 31) >>> 5, 1));
   }
 
   take(): Int32Array {

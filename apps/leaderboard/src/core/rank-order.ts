@@ -1,4 +1,4 @@
-import { grown } from './typed-arrays.ts';
+import { grown, resized } from './typed-arrays.ts';
 
 /**
  * Every player's handle in rank order, in blocks of at most `blockSize` handles: a two-level list
@@ -58,6 +58,11 @@ export class RankOrder {
       this.#tree.byteLength +
       this.#blockOf.byteLength
     );
+  }
+
+  /** Room in `blockOf` for handles 0 … `players` - 1 without copying it. */
+  reserve(players: number): void {
+    if (players > this.#blockOf.length) this.#blockOf = resized(this.#blockOf, players);
   }
 
   /** Inserts `handle` so that it ends up at `position` (0 … size). */

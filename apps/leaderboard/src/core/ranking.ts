@@ -5,7 +5,7 @@ import { ChangedSet } from './changed-set.ts';
 import { SeqColumn } from './seq-column.ts';
 import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
-import { grown } from './typed-arrays.ts';
+import { GROWTH, grown, resized } from './typed-arrays.ts';
 import { UserIdTable } from './user-id-table.ts';
 
 /** One player's saved state: enough to restore the ranking without the win log. */
@@ -98,6 +98,22 @@ export class Ranking {
   }
 
   /**
+   * Makes room for `players` players in all, so that a rebuild or a restore up to that many
+   * neither grows the id table (each growth rewrites every slot at random) nor copies a column.
+   * Optional: a hint from a caller that knows the count (a checkpoint) or a bound on it. The
+   * capacity stays until the next bulk placement, which trims what is unused.
+   */
+  reserve(players: number): void {
+    this.#ids.reserve(players);
+    this.#seqs.reserve(players);
+    this.#changed.reserve(players);
+    this.#order.reserve(players);
+    const pending = players - this.#order.size;
+    if (pending > (this.#pendingScores?.length ?? 0))
+      this.#pendingScores = resized(this.#pendingScores ?? new Float64Array(0), pending);
+  }
+
+  /**
    * Adds `points` to the player's score (a new player starts at 0). Returns false for a redelivered
    * win. A player met for the first time is placed in the order at the next read, together with
    * every other player met since: a replay of the log places millions at once (see #placePending).
@@ -105,7 +121,7 @@ export class Ranking {
   apply(seq: number, userId: string, points: number): boolean {
     const placed = this.#order.size;
     const known = this.#ids.size;
-    const handle = this.#ids.intern(userId);
+    const handle = this.#ids.intern(userId, this.#idGrowth(placed, known));
     if (handle < placed) {
       if (seq <= this.#seqs.get(handle)) return false;
       this.#place(handle, this.#take(handle) + points, seq);
@@ -126,7 +142,7 @@ export class Ranking {
    * players are placed together, in seq order, before the next read or win.
    */
   restore(entry: RankingEntry): void {
-    const handle = this.#ids.intern(entry.userId);
+    const handle = this.#ids.intern(entry.userId, this.#idGrowth(this.#order.size, this.#ids.size));
     if (handle < this.#order.size) {
       this.#take(handle);
       this.#place(handle, entry.score, entry.seq);
@@ -215,6 +231,15 @@ export class Ranking {
 
   markChanged(handles: Int32Array): void {
     for (const handle of handles) this.#changed.add(handle);
+  }
+
+  /**
+   * How much the id table grows when full: by BULK_GROWTH while the players waiting to be placed
+   * are at least as many as those placed (a replay or a restore, which ends in a bulk placement
+   * that trims the table), else by GROWTH, which keeps the unused capacity small.
+   */
+  #idGrowth(placed: number, known: number): number {
+    return known - placed >= placed ? BULK_GROWTH : GROWTH;
   }
 
   /** The rank of the player at `position` with `score`: the one place the tie-break rule is applied. */
@@ -423,6 +448,10 @@ export class Ranking {
     for (const handle of pending) this.#placedSeq = Math.max(this.#placedSeq, this.#seqs.get(handle));
     this.#order.load(merged);
     this.#topList = undefined;
+    // A bulk placement ends a replay or a restore: the capacity its growth left unused goes back.
+    this.#ids.trim();
+    this.#seqs.trim(this.#ids.size);
+    this.#changed.trim(this.#ids.size);
   }
 }
 
@@ -431,6 +460,12 @@ export class Ranking {
  * scale, a few thousand block moves cost about one pass over the order.
  */
 const BULK_PLACEMENT = 4096;
+
+/**
+ * Growth of the id table during a replay: each growth rewrites every slot at random, so growing by
+ * 2 rewrites a slot about once over the replay where GROWTH (1.25) rewrites it four times.
+ */
+const BULK_GROWTH = 2;
 
 /** A merge is chosen when the players to place are at least 1/MERGE_SHARE of those placed. */
 const MERGE_SHARE = 64;

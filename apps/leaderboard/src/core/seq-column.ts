@@ -1,4 +1,4 @@
-import { grown } from './typed-arrays.ts';
+import { grown, resized } from './typed-arrays.ts';
 
 /**
  * Each player's seq (the win-log position of their last counted win), 4 bytes a player: stored as
@@ -34,6 +34,20 @@ export class SeqColumn {
     this.#widen();
     this.#wide = grown(this.#wide!, handle + 1);
     this.#wide[handle] = seq;
+  }
+
+  /** Room for handles 0 … `players` - 1 without copying the column. */
+  reserve(players: number): void {
+    if (this.#offsets !== undefined && players > this.#offsets.length)
+      this.#offsets = resized(this.#offsets, players);
+    if (this.#wide !== undefined && players > this.#wide.length) this.#wide = resized(this.#wide, players);
+  }
+
+  /** Cuts the column to handles 0 … `players` - 1 (every handle in use is below it). */
+  trim(players: number): void {
+    const length = Math.max(players, 1);
+    if (this.#offsets !== undefined) this.#offsets = resized(this.#offsets, length);
+    else this.#wide = resized(this.#wide!, length);
   }
 
   #widen(): void {

@@ -21,6 +21,17 @@ export function grown<T extends NumberArray>(from: T, needed: number): T {
   return to;
 }
 
+/**
+ * A copy of `from` of exactly `length` elements (its first `length` when shorter): for sizing an
+ * array once when the count is known (`reserve`) and for trimming it to the count after a rebuild.
+ */
+export function resized<T extends NumberArray>(from: T, length: number): T {
+  if (length === from.length) return from;
+  const to = new (from.constructor as new (length: number) => T)(length);
+  to.set(length < from.length ? from.subarray(0, length) : from);
+  return to;
+}
+
 /** murmur3's 32-bit finaliser: spreads an integer's bits, for hash tables and treap priorities. */
 export function mix32(value: number): number {
   let h = value | 0;

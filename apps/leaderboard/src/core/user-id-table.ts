@@ -1,4 +1,4 @@
-import { GROWTH, grown, mix32 } from './typed-arrays.ts';
+import { GROWTH, grown, mix32, resized } from './typed-arrays.ts';
 
 /**
  * Interns user ids as dense integer handles (0, 1, 2, …) and gives them back, all in typed arrays.
@@ -22,6 +22,8 @@ const TAG_MASK = (1 << (32 - HANDLE_BITS)) - 1;
 export const MAX_PLAYERS = HANDLE_MASK - 1;
 /** Linear probing stays short at this load because the slot's hash tag skips most foreign keys. */
 const MAX_LOAD = 0.85;
+/** The load a table sized for a known count (`reserve`, `trim`) starts at: room for a few more. */
+const SIZED_LOAD = 0.8;
 const MAX_ARENA_BYTES = 0xffff_ffff;
 const HEX_LENGTH = 24;
 
@@ -57,16 +59,45 @@ export class UserIdTable {
     return entry === EMPTY ? -1 : (entry & HANDLE_MASK) - 1;
   }
 
-  /** The handle of `id`, adding it when new. */
-  intern(id: string): number {
+  /**
+   * The handle of `id`, adding it when new. `growth`: how much the slots grow when full; a caller
+   * adding millions at once (a replay) passes more than GROWTH, since each growth rewrites every
+   * slot at random, and trims the table when done.
+   */
+  intern(id: string, growth = GROWTH): number {
     const hash = this.#parse(id);
     const slot = this.#find(id, hash);
     const entry = this.#slots[slot]!;
     if (entry !== EMPTY) return (entry & HANDLE_MASK) - 1;
     const handle = this.#append(id);
     this.#slots[slot] = tagged(handle, hash);
-    if (this.#count > this.#slots.length * MAX_LOAD) this.#rehash(Math.ceil(this.#slots.length * GROWTH));
+    if (this.#count > this.#slots.length * MAX_LOAD) this.#rehash(Math.ceil(this.#slots.length * growth));
     return handle;
+  }
+
+  /**
+   * Makes room for `players` ids in all (hex ones; others also take their bytes in the arena),
+   * so that interning up to that many neither rehashes nor copies the keys.
+   */
+  reserve(players: number): void {
+    const capacity = Math.min(players, MAX_PLAYERS);
+    if (3 * capacity > this.#keys.length) this.#keys = resized(this.#keys, 3 * capacity);
+    const words = (capacity + 31) >>> 5;
+    if (words > this.#hex.length) this.#hex = resized(this.#hex, words);
+    if (capacity > this.#slots.length * MAX_LOAD) this.#rehash(Math.ceil(capacity / SIZED_LOAD));
+  }
+
+  /**
+   * Gives back the unused capacity: the keys and the arena cut to what is used, the slots
+   * rehashed to SIZED_LOAD when below what one growth would leave (MAX_LOAD / GROWTH).
+   */
+  trim(): void {
+    const count = this.#count;
+    this.#keys = resized(this.#keys, Math.max(3 * count, 3));
+    this.#hex = resized(this.#hex, Math.max((count + 31) >>> 5, 1));
+    this.#bytes = resized(this.#bytes, Math.max(this.#used, 1));
+    const sized = Math.ceil(count / SIZED_LOAD) + 1;
+    if (count < this.#slots.length * (MAX_LOAD / GROWTH) && sized < this.#slots.length) this.#rehash(sized);
   }
 
   idOf(handle: number): string {
@@ -174,16 +205,49 @@ export class UserIdTable {
     return mix32(h);
   }
 
+  /**
+   * Moves every handle into a table of `capacity` slots. Inserted in handle order, each insert
+   * writes a slot at random: a cache and TLB miss per player, most of a replay's time at scale.
+   * So a large table is filled in order of home slot instead: the handles are first bucketed by
+   * the top bits of their hash (a counting sort: one write stream per bucket, which stay cached),
+   * then each bucket's inserts land in its own small stretch of the table.
+   */
   #rehash(capacity: number): void {
+    const count = this.#count;
     const slots = new Int32Array(capacity);
-    for (let handle = 0; handle < this.#count; handle++) {
-      const hash = this.#hashOf(handle);
-      let slot = home(hash, capacity);
-      while (slots[slot] !== EMPTY) slot = slot + 1 === capacity ? 0 : slot + 1;
-      slots[slot] = tagged(handle, hash);
+    if (count < SORTED_REHASH_FROM) {
+      for (let handle = 0; handle < count; handle++) insert(slots, this.#hashOf(handle), handle);
+      this.#slots = slots;
+      return;
     }
+    const starts = new Int32Array(REHASH_BUCKETS + 1);
+    for (let handle = 0; handle < count; handle++) starts[(this.#hashOf(handle) >>> REHASH_SHIFT) + 1]!++;
+    for (let bucket = 1; bucket <= REHASH_BUCKETS; bucket++) starts[bucket]! += starts[bucket - 1]!;
+    const handles = new Int32Array(count);
+    const hashes = new Uint32Array(count);
+    for (let handle = 0; handle < count; handle++) {
+      const hash = this.#hashOf(handle);
+      const at = starts[hash >>> REHASH_SHIFT]!++;
+      handles[at] = handle;
+      hashes[at] = hash;
+    }
+    for (let i = 0; i < count; i++) insert(slots, hashes[i]!, handles[i]!);
     this.#slots = slots;
   }
+}
+
+/** From this many ids a rehash buckets them by home slot first (see #rehash). */
+const SORTED_REHASH_FROM = 1 << 16;
+/** 2^11 buckets: their write streams (two 64-byte lines each) fit in a core's cache. */
+const REHASH_SHIFT = 21;
+const REHASH_BUCKETS = 1 << (32 - REHASH_SHIFT);
+
+/** Puts `handle` in the first empty slot from its hash's home (no key is compared: it is new). */
+function insert(slots: Int32Array, hash: number, handle: number): void {
+  const capacity = slots.length;
+  let slot = home(hash, capacity);
+  while (slots[slot] !== EMPTY) slot = slot + 1 === capacity ? 0 : slot + 1;
+  slots[slot] = tagged(handle, hash);
 }
 
 /** The slot a hash starts probing at: the hash scaled to the capacity (no power-of-two capacity needed). */

@@ -234,3 +234,29 @@ t.test(
     );
   },
 );
+
+t.test('reserve changes no result, and a replay ends with its capacity trimmed to the count', async (t) => {
+  const n = 60_000;
+  const id = (i: number): string => (i * 40503).toString(16).padStart(24, '0');
+  const wins = Array.from(
+    { length: n + n / 2 },
+    (_, i) => [id(i < n ? i : (i * 7) % n), 1 + (i % 5)] as const,
+  );
+  const plain = new Ranking('earliest');
+  const reserved = new Ranking('earliest');
+  reserved.reserve(n);
+  wins.forEach(([user, points], i) => {
+    plain.apply(i + 1, user, points);
+    reserved.apply(i + 1, user, points);
+  });
+  t.same(reserved.top(0, n), plain.top(0, n));
+  t.same(reserved.standing(id(12_345)), plain.standing(id(12_345)));
+  // 12 (id) + at most 5 (slots) + 4 (seq) + 4 (blocks) + 2 (block of each) + bits and small arrays.
+  t.ok(plain.byteLength / n < 28, `${(plain.byteLength / n).toFixed(1)} bytes per player after the replay`);
+  t.ok(reserved.byteLength / n < 28, `${(reserved.byteLength / n).toFixed(1)} bytes per player, reserved`);
+  // More players after the trim: the arrays grow again and nothing is lost.
+  for (let i = 0; i < 100; i++) plain.apply(wins.length + 1 + i, `late_${i}`, 3);
+  t.equal(plain.size, n + 100);
+  t.same(plain.standing('late_99')?.score, 3);
+  t.same(plain.standing(id(0))?.score, reserved.standing(id(0))?.score);
+});

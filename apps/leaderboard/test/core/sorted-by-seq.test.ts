@@ -12,3 +12,12 @@ t.test('many seqs (the radix sort) come out as a comparison sort orders them', a
   const expected = Uint32Array.from({ length: seqs.length }, (_, i) => i).sort((a, b) => seqs[a]! - seqs[b]!);
   t.same([...sortedBySeq(seqs)], [...expected]);
 });
+
+t.test('seqs already in order come back as they are; one out of place is still sorted', async (t) => {
+  const ascending = Float64Array.from({ length: 3000 }, (_, i) => 10 + i * 3);
+  t.same([...sortedBySeq(ascending)], [...ascending.keys()]);
+  ascending[2999] = 5; // the last one goes first
+  const sorted = [...sortedBySeq(ascending)];
+  t.same(sorted.slice(0, 3), [2999, 0, 1]);
+  t.equal(sorted.length, 3000);
+});

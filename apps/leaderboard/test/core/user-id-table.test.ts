@@ -74,3 +74,38 @@ t.test('hex ids cost about 12 bytes each plus the hash slots', async (t) => {
     (n - 1).toString(16).padStart(24, '0'),
   );
 });
+
+t.test('reserve makes room once: interning up to the count neither rehashes nor grows', async (t) => {
+  const table = new UserIdTable();
+  const n = 100_000;
+  const hex = (i: number): string => (i * 2654435761).toString(16).padStart(24, '0');
+  table.intern(hex(0));
+  table.reserve(n);
+  const reserved = table.byteLength;
+  for (let i = 0; i < n; i++) table.intern(hex(i));
+  t.equal(table.byteLength, reserved, 'no array grew');
+  t.ok(reserved / n < 12 + 4 / 0.8 + 1, `${(reserved / n).toFixed(1)} bytes per id`);
+  let wrong = 0;
+  for (let i = 0; i < n; i++) if (table.handleOf(hex(i)) !== i || table.idOf(i) !== hex(i)) wrong++;
+  t.equal(wrong, 0);
+  table.reserve(10); // smaller than held: nothing changes
+  t.equal(table.byteLength, reserved);
+});
+
+t.test('trim gives back unused capacity and every id stays found, before and after more', async (t) => {
+  const table = new UserIdTable();
+  const n = 150_000; // past the size from which a rehash buckets by home slot
+  const id = (i: number): string => (i % 3 === 0 ? `player_${i}` : `f${i.toString(16).padStart(23, '0')}`);
+  // Grown by 2 (as during a replay): up to half the slots unused.
+  for (let i = 0; i < n; i++) table.intern(id(i), 2);
+  const grownBytes = table.byteLength;
+  table.trim();
+  t.ok(table.byteLength < grownBytes, `${grownBytes} → ${table.byteLength} bytes`);
+  const arena = (n / 3) * 13; // the non-hex ids' bytes, about 12-13 each
+  t.ok((table.byteLength - arena) / n < 12 + 4 / 0.68 + 1, 'slots at least 68 % full, keys cut to the count');
+  for (let i = n; i < n + 1000; i++) table.intern(id(i));
+  let wrong = 0;
+  for (let i = 0; i < n + 1000; i++) if (table.handleOf(id(i)) !== i || table.idOf(i) !== id(i)) wrong++;
+  t.equal(wrong, 0);
+  t.equal(table.handleOf('player_x'), -1);
+});
