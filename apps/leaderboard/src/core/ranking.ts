@@ -59,6 +59,8 @@ export class Ranking {
   #appliedSeq = 0;
   /** The highest seq of any player placed in the order so far (they may have moved on since). */
   #placedSeq = -Infinity;
+  /** Whether capacity beyond GROWTH's was made (a replay's growth, a reserve) since the last trim. */
+  #oversized = false;
   readonly #bulkPlacement: number;
   /**
    * The top list, kept until a win moves a player into or out of it: the hottest read, and at
@@ -104,6 +106,7 @@ export class Ranking {
    * capacity stays until the next bulk placement, which trims what is unused.
    */
   reserve(players: number): void {
+    this.#oversized = true;
     this.#ids.reserve(players);
     this.#seqs.reserve(players);
     this.#changed.reserve(players);
@@ -239,7 +242,9 @@ export class Ranking {
    * that trims the table), else by GROWTH, which keeps the unused capacity small.
    */
   #idGrowth(placed: number, known: number): number {
-    return known - placed >= placed ? BULK_GROWTH : GROWTH;
+    if (known - placed < placed) return GROWTH;
+    this.#oversized = true;
+    return BULK_GROWTH;
   }
 
   /** The rank of the player at `position` with `score`: the one place the tie-break rule is applied. */
@@ -448,7 +453,11 @@ export class Ranking {
     for (const handle of pending) this.#placedSeq = Math.max(this.#placedSeq, this.#seqs.get(handle));
     this.#order.load(merged);
     this.#topList = undefined;
-    // A bulk placement ends a replay or a restore: the capacity its growth left unused goes back.
+    // A bulk placement ends a replay or a restore: the capacity its growth (by BULK_GROWTH, or a
+    // reserve) left unused goes back. Only then: a trim after an ordinary growth by GROWTH would
+    // be undone by the next new player, two copies of every column for nothing.
+    if (!this.#oversized) return;
+    this.#oversized = false;
     this.#ids.trim();
     this.#seqs.trim(this.#ids.size);
     this.#changed.trim(this.#ids.size);
