@@ -5,7 +5,7 @@
  * wins changed. BENCH_CLIENTS appenders (default 32) each append a win for a random player, apply
  * it to a ranking once it resolved, and append the next (so batches of about BENCH_CLIENTS form,
  * as under HTTP load); after BENCH_WINS wins (default 40,000; BENCH_WARMUP before, not counted)
- * the changed players are checkpointed. CPU per thread comes from /proc/self/task/<tid>/stat,
+ * the changed players are checkpointed. CPU per thread comes from /proc/self/task/<tid>/schedstat,
  * threads told apart by when they were started. Prints one JSON line (µs of CPU a win per thread,
  * and the checkpoint's µs an entry); run it several times, old and new code interleaved.
  * DATA_FSYNC=false commits with synchronous = NORMAL.
@@ -25,8 +25,6 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const SYNCHRONOUS = process.env.DATA_FSYNC === 'false' ? 'normal' : 'full';
 const PERIOD = '2026-11';
-/** Clock ticks a second of /proc's utime and stime (USER_HZ, 100 on Linux). */
-const TICK_US = 10_000;
 
 function tids(): Set<number> {
   return new Set(readdirSync('/proc/self/task').map(Number));
@@ -39,11 +37,13 @@ function threadsOf<T>(start: () => T): { value: T; threads: number[] } {
   return { value, threads: [...tids()].filter((tid) => !before.has(tid)).sort((a, b) => a - b) };
 }
 
+/** A thread's time on a CPU so far (µs): the first field of schedstat, in ns, finer than stat's ticks. */
 function cpuUs(tid: number): number {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+  try {
+    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return 0; // a helper thread that ended in between
+  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lb-update-path-'));
