@@ -67,6 +67,32 @@ t.test('close commits what is queued, then refuses appends', async (t) => {
   t.equal(replay.win.seq, 8);
 });
 
+t.test('wins reach the writer thread whole: text of any script, match ids or none, in batches', async (t) => {
+  const { log } = openLog(t);
+  const sent = [
+    { period: '2026-11', userId: 'zoë 🎲', points: 5, matchId: 'match-𝄞', at: 1_764_288_000_123 },
+    { period: '2026-11', userId: 'bob', points: 2 ** 40, matchId: undefined, at: 2 },
+    { period: '2026-11', userId: '', points: 1, matchId: '', at: 3 },
+  ];
+  // All in one turn: one batch.
+  const written = await Promise.all(sent.map((w) => log.append(w)));
+  t.same(
+    written.map((r) => r.duplicate),
+    [false, false, false],
+  );
+  const replayed = [];
+  for await (const batch of log.read('2026-11', 0)) replayed.push(...batch);
+  t.same(
+    replayed.map(({ userId, points, matchId, at }) => ({ userId, points, matchId, at })),
+    sent.map(({ userId, points, matchId, at }) => ({ userId, points, matchId, at })),
+    'as appended, read back from the file',
+  );
+  const again = await log.append({ ...sent[0]!, userId: 'someone else' });
+  t.equal(again.duplicate, true, 'the match id in another script is found again');
+  t.equal(again.win.userId, 'zoë 🎲');
+  t.equal((await log.append({ ...sent[2]!, userId: 'x' })).duplicate, true, 'an empty match id is one');
+});
+
 t.test('kill -9 of the process loses no append that had resolved', async (t) => {
   const file = join(tempDir(t, 'tessera-worker-log-'), 'wins.db');
   const fixture = fileURLToPath(new URL('../fixtures/append-forever.ts', import.meta.url));

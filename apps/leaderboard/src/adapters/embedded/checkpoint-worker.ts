@@ -1,6 +1,7 @@
 /**
  * The checkpoint worker: owns the write connection to ranking.db, so that the upserts and
- * fsyncs of a checkpoint never stall the event loop that answers requests.
+ * fsyncs of a checkpoint never stall the event loop that answers requests. A checkpoint is one
+ * transaction: its chunks go in, `covered` commits them, `abandon` drops them.
  */
 import { workerData } from 'node:worker_threads';
 // The sqlite and worker subpaths only: the thread has no use for the HTTP stack the kit's index brings.
@@ -34,6 +35,9 @@ answerRequests<CheckpointCommand, null>((command) => {
     }
     case 'covered':
       checkpoints.markCovered(command.period, command.seq);
+      break;
+    case 'abandon':
+      checkpoints.abandon();
       break;
     case 'discard':
       checkpoints.discard(command.period);

@@ -11,6 +11,8 @@ const CHUNK = 2_000;
 export type CheckpointCommand =
   | { readonly kind: 'entries'; readonly period: Period; readonly chunk: CheckpointChunk }
   | { readonly kind: 'covered'; readonly period: Period; readonly seq: number }
+  /** Drops the chunks of a checkpoint that failed: the previous one stays whole. */
+  | { readonly kind: 'abandon' }
   | { readonly kind: 'discard'; readonly period: Period }
   | { readonly kind: 'close' };
 
@@ -24,7 +26,8 @@ const WORKER = new URL(`./checkpoint-worker${extname(fileURLToPath(import.meta.u
  * then records the seq S it covers (the ranking's seq when the save began). Every win up to S is
  * then in the saved entries; an entry may also hold later wins, which the replay skips because
  * each entry keeps the seq of its last win (see core/ranking.ts). The event loop only copies the
- * changed entries out; the upserts and fsyncs happen on the worker.
+ * changed entries out; the upserts and fsyncs happen on the worker. The chunks and the seq are
+ * one transaction there: a save that fails leaves the previous checkpoint whole.
  */
 export class CheckpointWriter {
   readonly #channel: WorkerChannel<CheckpointCommand, null>;
@@ -57,15 +60,18 @@ export class CheckpointWriter {
           chunk.scores[i - start] = entry.score;
           chunk.seqs[i - start] = entry.seq;
         }
-        written.push(
-          this.#send({ kind: 'entries', period, chunk }, [chunk.scores.buffer, chunk.seqs.buffer]),
-        );
+        const sent = this.#send({ kind: 'entries', period, chunk }, [chunk.scores.buffer, chunk.seqs.buffer]);
+        // Handled below, after the loop: not an unhandled rejection while later chunks are copied.
+        sent.catch(() => undefined);
+        written.push(sent);
       }
-      await Promise.all(written);
+      await settleAll(written);
       await this.#send({ kind: 'covered', period, seq: coveredSeq });
       return handles.length;
     } catch (error) {
       ranking.markChanged(handles);
+      // After every chunk of this checkpoint (the thread takes commands in order): none is kept.
+      await this.#send({ kind: 'abandon' }).catch(() => undefined);
       throw error;
     }
   }
@@ -85,4 +91,11 @@ export class CheckpointWriter {
       throw new Error('checkpoint write failed', { cause: error });
     }
   }
+}
+
+/** Waits for every chunk, then fails with the first failure: the abandon goes after them all. */
+async function settleAll(written: ReadonlyArray<Promise<void>>): Promise<void> {
+  const settled = await Promise.allSettled(written);
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
 }

@@ -55,21 +55,44 @@ export class SqliteRankingCheckpoints {
   }
 
   /**
-   * Writes saved entries (one chunk of a checkpoint), in one transaction, in key order: the
-   * players changed come in the order they were first changed, and upserting them so meant a
-   * leaf page of the table fetched and dirtied per player; sorted, neighbours share pages.
+   * Writes saved entries (one chunk of a checkpoint) into the checkpoint's transaction, opening it
+   * with the first chunk: `markCovered` commits the whole checkpoint, `abandon` drops it, so a
+   * checkpoint that fails halfway leaves the previous one whole (and one commit per checkpoint
+   * instead of one per chunk costs less an entry). A chunk that fails drops the whole checkpoint.
+   * In key order: the players changed come in the order they were first changed, and upserting
+   * them so meant a leaf page of the table fetched and dirtied per player; sorted, neighbours
+   * share pages.
    */
   writeEntries(period: Period, entries: CheckpointChunk): void {
     const { userIds, scores, seqs } = entries;
     const order = Uint32Array.from(userIds.keys()).sort((a, b) => compareKeys(userIds[a]!, userIds[b]!));
-    transaction(this.#db, () => {
+    if (!this.#db.isTransaction) this.#db.exec('BEGIN IMMEDIATE');
+    try {
       for (const i of order) this.#upsert.run(period, userIds[i]!, scores[i]!, seqs[i]!);
-    });
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
   }
 
-  /** Records that the saved entries now hold every win of `period` up to `seq`. */
+  /**
+   * Records that the saved entries now hold every win of `period` up to `seq`, and commits the
+   * checkpoint with the entries written since the last commit.
+   */
   markCovered(period: Period, seq: number): void {
-    this.#saveState.run(period, seq);
+    if (!this.#db.isTransaction) this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      this.#saveState.run(period, seq);
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+  }
+
+  /** Drops the entries written since the last commit: the previous checkpoint stays whole. */
+  abandon(): void {
+    if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
   }
 
   /** Periods that have a checkpoint. */

@@ -16,20 +16,35 @@ export interface WinRow {
 /**
  * A period's wins after a seq, in seq order, as arrays of the columns a Win needs (the period is
  * the one asked for): a replay reads millions, and named rows of every column cost a third more.
+ * Parameters: ?1 the period, ?2 the seq to read after, ?3 how many rows at most. The period's
+ * seq range (`win_periods`) bounds a scan of the table's own seq order: no index per win.
  * Prepare it with `setReturnArrays(true)`; its rows are `ReplayRow`s.
  */
-export const REPLAY_QUERY =
-  'SELECT seq, user_id, points, match_id, at FROM wins WHERE period = ? AND seq > ? ORDER BY seq LIMIT ?';
+export const REPLAY_QUERY = `SELECT seq, user_id, points, match_id, at FROM wins
+  WHERE seq > MAX(?2, (SELECT first_seq - 1 FROM win_periods WHERE period = ?1))
+    AND seq <= (SELECT last_seq FROM win_periods WHERE period = ?1)
+    AND period = ?1
+  ORDER BY seq LIMIT ?3`;
+
+/** The last seq of a period (0 when it has no win). Parameter: the period. */
+export const LAST_SEQ_QUERY =
+  'SELECT COALESCE((SELECT last_seq FROM win_periods WHERE period = ?), 0) AS seq';
 
 /** A row of REPLAY_QUERY: seq, user_id, points, match_id, at. */
 export type ReplayRow = [number, string, number, string | null, number];
 
 /**
- * Creates the win log's tables if they are missing (idempotent; any connection may call it).
+ * Creates the win log's tables if they are missing, and brings a log made by older code up to
+ * date (idempotent; any connection may call it).
  *
  * Match ids are unique through a partial index, over the wins that carry one: a UNIQUE column
  * would index every win, a NULL key each for those without, one more b-tree written per row.
  * A log created before keeps its UNIQUE column, which refuses the same duplicates.
+ *
+ * A period's wins are found through its seq range in `win_periods` (first and last seq, kept by
+ * the writer in each batch's transaction), not through an index on (period, seq), one more
+ * b-tree written per win. Where that index exists (a log made by older code, which also did not
+ * keep the ranges, or touched by it again), the ranges are computed from it and it is dropped.
  */
 export function ensureWinSchema(db: DatabaseSync): void {
   // One transaction: the check and the creation are one step for connections opening together.
@@ -48,10 +63,33 @@ export function ensureWinSchema(db: DatabaseSync): void {
         CREATE UNIQUE INDEX wins_by_match ON wins (match_id) WHERE match_id IS NOT NULL;
       `);
     }
+    // Defaults, so that older code, which inserts the period alone, still can.
     db.exec(`
-      CREATE INDEX IF NOT EXISTS wins_by_period ON wins (period, seq);
-      CREATE TABLE IF NOT EXISTS win_periods (period TEXT PRIMARY KEY) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS win_periods (
+        period TEXT PRIMARY KEY,
+        first_seq INTEGER NOT NULL DEFAULT 0,
+        last_seq INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
     `);
+    const columns = db.prepare("SELECT name FROM pragma_table_info('win_periods')").all();
+    if (!columns.some((column) => column['name'] === 'last_seq')) {
+      db.exec(`
+        ALTER TABLE win_periods ADD COLUMN first_seq INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE win_periods ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
+      `);
+    }
+    const indexed = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'wins_by_period'")
+      .get();
+    if (indexed !== undefined) {
+      // Each MIN and MAX is one lookup in the index; every period with a win has a row here.
+      db.exec(`
+        UPDATE win_periods SET
+          first_seq = COALESCE((SELECT MIN(seq) FROM wins WHERE period = win_periods.period), 0),
+          last_seq = COALESCE((SELECT MAX(seq) FROM wins WHERE period = win_periods.period), 0);
+        DROP INDEX wins_by_period;
+      `);
+    }
   });
 }
 
@@ -92,7 +130,7 @@ export class WinBatchWriter {
   /** INSERT statements by row count, prepared on first use. */
   readonly #inserts = new Map<number, StatementSync>();
   readonly #byMatch: StatementSync;
-  readonly #insertPeriod: StatementSync;
+  readonly #savePeriod: StatementSync;
   readonly #knownPeriods: Set<Period>;
   #lastSeq: number;
 
@@ -100,7 +138,10 @@ export class WinBatchWriter {
     this.#db = db;
     ensureWinSchema(db);
     this.#byMatch = db.prepare('SELECT * FROM wins WHERE match_id = ?');
-    this.#insertPeriod = db.prepare('INSERT OR IGNORE INTO win_periods (period) VALUES (?)');
+    // A batch's seqs come after every seq before: its last is the period's last.
+    this.#savePeriod = db.prepare(
+      'INSERT INTO win_periods (period, first_seq, last_seq) VALUES (?, ?, ?) ON CONFLICT (period) DO UPDATE SET last_seq = excluded.last_seq',
+    );
     const last = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM wins').get() as { seq: number };
     this.#lastSeq = last.seq;
     const periods = db.prepare('SELECT period FROM win_periods').all() as Array<{ period: string }>;
@@ -121,6 +162,8 @@ export class WinBatchWriter {
       this.#db.exec('BEGIN IMMEDIATE');
       const fresh: Win[] = [];
       const inBatch = new Map<string, Win>();
+      /** Per period: the first and last seq this batch gives it. */
+      const ranges = new Map<Period, [number, number]>();
       for (const win of wins) {
         const original = win.matchId === undefined ? undefined : this.#original(win.matchId, inBatch);
         if (original !== undefined) {
@@ -132,10 +175,13 @@ export class WinBatchWriter {
         fresh.push(recorded);
         results.push({ win: recorded, duplicate: false });
         if (!this.#knownPeriods.has(win.period) && !newPeriods.includes(win.period)) {
-          this.#insertPeriod.run(win.period);
           newPeriods.push(win.period);
         }
+        const range = ranges.get(win.period);
+        if (range === undefined) ranges.set(win.period, [recorded.seq, recorded.seq]);
+        else range[1] = recorded.seq;
       }
+      for (const [period, [first, last]] of ranges) this.#savePeriod.run(period, first, last);
       for (let start = 0; start < fresh.length; start += ROWS_PER_INSERT) {
         this.#insertRows(fresh, start, Math.min(fresh.length, start + ROWS_PER_INSERT));
       }

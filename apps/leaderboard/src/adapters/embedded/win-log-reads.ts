@@ -1,7 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Period } from '../../core/period.ts';
 import type { Win } from '../../core/win.ts';
-import { REPLAY_QUERY, type ReplayRow } from './win-batch-writer.ts';
+import { LAST_SEQ_QUERY, REPLAY_QUERY, type ReplayRow } from './win-batch-writer.ts';
 
 const READ_BATCH = 10_000;
 
@@ -13,7 +13,7 @@ export class WinLogReads {
   constructor(db: DatabaseSync) {
     this.#readPeriod = db.prepare(REPLAY_QUERY);
     this.#readPeriod.setReturnArrays(true);
-    this.#lastSeqOf = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM wins WHERE period = ?');
+    this.#lastSeqOf = db.prepare(LAST_SEQ_QUERY);
   }
 
   async *read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]> {

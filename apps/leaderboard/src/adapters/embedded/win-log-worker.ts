@@ -10,6 +10,7 @@ import { openSqlite } from '@tessera/kit/sqlite';
 import { answerRequests } from '@tessera/kit/worker';
 import type { Win } from '../../core/win.ts';
 import { WinBatchWriter } from './win-batch-writer.ts';
+import { decodeWins } from './win-batch-codec.ts';
 import type { WinLogCommand, WrittenSeqs } from './worker-win-log.ts';
 
 const { file, synchronous } = workerData as { file: string; synchronous: 'full' | 'normal' };
@@ -24,7 +25,7 @@ answerRequests<WinLogCommand, WrittenSeqs>(
       db.close();
       return { seqs: new Float64Array(0), originals: [] };
     }
-    const { results } = writer.write(command.wins);
+    const { results } = writer.write(decodeWins(command.wins));
     // Seqs only, and the original of each replayed match id: the caller has the rest.
     const seqs = new Float64Array(results.length);
     const originals: Array<[number, Win]> = [];

@@ -10,9 +10,10 @@ import { WinLogReads } from './win-log-reads.ts';
 import { ThreadedWinLogReads } from './threaded-win-log-reads.ts';
 import { WalCheckpointer, type WalCheckpoints } from '@tessera/kit/sqlite';
 import { ensureWinSchema } from './win-batch-writer.ts';
+import { encodeWins, type EncodedWins } from './win-batch-codec.ts';
 
 export type WinLogCommand =
-  { readonly kind: 'write'; readonly wins: readonly NewWin[] } | { readonly kind: 'close' };
+  { readonly kind: 'write'; readonly wins: EncodedWins } | { readonly kind: 'close' };
 
 /** A committed batch: one seq per win, in order, and the original of each match id seen before. */
 export interface WrittenSeqs {
@@ -128,7 +129,8 @@ export class WorkerWinLog implements WinLog {
       this.#busy = false;
       return;
     }
-    this.#channel.request({ kind: 'write', wins: batch.map((pending) => pending.win) }).then(
+    const wins = encodeWins(batch.map((pending) => pending.win));
+    this.#channel.request({ kind: 'write', wins }, [wins.numbers.buffer]).then(
       (written) => {
         this.#settle(batch, written);
         this.#next();
