@@ -27,6 +27,7 @@ export class SqliteRankingCheckpoints {
   readonly #upsert: StatementSync;
   readonly #saveState: StatementSync;
   readonly #stateOf: StatementSync;
+  readonly #countOf: StatementSync;
   readonly #entriesOf: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -51,6 +52,7 @@ export class SqliteRankingCheckpoints {
       'INSERT INTO ranking_checkpoints (period, applied_seq) VALUES (?, ?) ON CONFLICT (period) DO UPDATE SET applied_seq = excluded.applied_seq',
     );
     this.#stateOf = db.prepare('SELECT applied_seq FROM ranking_checkpoints WHERE period = ?');
+    this.#countOf = db.prepare('SELECT count(*) AS n FROM ranking_entries WHERE period = ?');
     this.#entriesOf = db.prepare('SELECT user_id, score, seq FROM ranking_entries WHERE period = ?');
   }
 
@@ -112,6 +114,10 @@ export class SqliteRankingCheckpoints {
     const ranking = new Ranking(tieBreak);
     const appliedSeq = this.appliedSeq(period);
     if (appliedSeq === undefined) return ranking;
+    // Sized once for every saved player: the restore then neither rehashes the id table nor
+    // copies a column as it grows. Counting the period's range of the primary key costs about
+    // 4 % of reading it (0.1 s against 2.1–3.1 s of CPU at 2,000,000 entries, load 2–7).
+    ranking.reserve((this.#countOf.get(period) as { n: number }).n);
     for (const row of this.#entriesOf.iterate(period) as IterableIterator<EntryRow>) {
       ranking.restore({ userId: row.user_id, score: row.score, seq: row.seq });
     }
