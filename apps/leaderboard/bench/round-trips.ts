@@ -5,8 +5,9 @@
  * Each is driven with BENCH_IN_FLIGHT (64) in flight from this one process, in both client
  * settings where one was weighed (NATS async traces: off in the api; ioredis auto-pipelining:
  * tried, not kept), the two interleaved for BENCH_ROUNDS (5) rounds: the CPU per round trip of the client (process.cpuUsage)
- * and of the server (/proc), medians. CPU per operation barely depends on the load of a shared
- * machine, where operations per second do.
+ * and of the server (/proc), medians. CPU per operation moves less with a shared machine's load
+ * than operations per second do, but it moves too (contention inflates it): compare only rounds
+ * of one run.
  */
 import { loadavg } from 'node:os';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';

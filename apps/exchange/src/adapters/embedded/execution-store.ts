@@ -35,6 +35,8 @@ export function ensureExecutionStore(db: DatabaseSync): void {
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'executions_by_order'").get() !==
     undefined;
   if (!old()) return;
+  // One transaction, once per journal: atomic (a crash leaves the old table whole), but a write
+  // at that start as long as the executions stored so far, with a WAL of the table's size.
   transaction(db, () => {
     if (!old()) return; // another connection migrated it meanwhile
     db.exec(`

@@ -59,8 +59,10 @@ export class SqliteRankingCheckpoints {
   /**
    * Writes saved entries (one chunk of a checkpoint) into the checkpoint's transaction, opening it
    * with the first chunk: `markCovered` commits the whole checkpoint, `abandon` drops it, so a
-   * checkpoint that fails halfway leaves the previous one whole (and one commit per checkpoint
-   * instead of one per chunk costs less an entry). A chunk that fails drops the whole checkpoint.
+   * checkpoint that fails halfway leaves the previous one whole (and one commit per checkpoint,
+   * instead of one per chunk, costs less per entry). A chunk that fails drops the whole checkpoint.
+   * The price: the transaction stays open across the worker's pauses between chunks, so the WAL
+   * holds the whole checkpoint until its commit (only this thread writes ranking.db).
    * In key order: the players changed come in the order they were first changed, and upserting
    * them so meant a leaf page of the table fetched and dirtied per player; sorted, neighbours
    * share pages.

@@ -103,6 +103,10 @@ export class SqliteQueue implements Queue {
     });
   }
 
+  /**
+   * The acks of a topic made before the group commit runs are one DELETE of their ids: they
+   * succeed or fail together (for a delete of leased rows, a failure any retry would redo).
+   */
   ack(topic: Topic, id: string): Promise<void> {
     const pending = this.#acks.get(topic);
     if (pending !== undefined) {
