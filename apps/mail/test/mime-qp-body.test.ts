@@ -4,26 +4,13 @@
  * header put first), over the bench corpus, hand-written edge cases and seeded random bodies.
  */
 import t, { type Test } from 'tap';
-import PostalMime, { type Email } from 'postal-mime';
+import PostalMime from 'postal-mime';
 import { seededRandom } from '@tessera/testkit';
 import { Corpus } from '../bench/corpus.ts';
 import { composeMessage } from '../src/mime/compose.ts';
 import { parseMessage } from '../src/mime/parse.ts';
 import { asQuotedPrintable } from '../src/mime/qp-body.ts';
-
-/** The parse without the header lists, attachment contents as Buffers (for `t.same`). */
-function comparable(email: Email): unknown {
-  const rest: Partial<Email> = { ...email };
-  delete rest.headers;
-  delete rest.headerLines;
-  return {
-    ...rest,
-    attachments: email.attachments.map((a) => ({
-      ...a,
-      content: typeof a.content === 'string' ? a.content : Buffer.from(new Uint8Array(a.content)),
-    })),
-  };
-}
+import { comparable } from './fixtures/postal-mime-comparable.ts';
 
 /** Parses both ways; `expectRestated` says whether the fast path must apply. */
 async function same(t: Test, name: string, raw: Buffer, expectRestated: boolean): Promise<void> {

@@ -7,23 +7,10 @@
  * as it reads the original. The hand-written cases are in mime-qp-body.test.ts.
  */
 import t from 'tap';
-import PostalMime, { type Email } from 'postal-mime';
+import PostalMime from 'postal-mime';
 import { seededRandom } from '@tessera/testkit';
 import { asQuotedPrintable } from '../src/mime/qp-body.ts';
-
-/** The parse without the header lists (they carry the header put first). */
-function comparable(email: Email): unknown {
-  const rest: Partial<Email> = { ...email };
-  delete rest.headers;
-  delete rest.headerLines;
-  return {
-    ...rest,
-    attachments: email.attachments.map((a) => ({
-      ...a,
-      content: typeof a.content === 'string' ? a.content : Buffer.from(new Uint8Array(a.content)),
-    })),
-  };
-}
+import { comparable } from './fixtures/postal-mime-comparable.ts';
 
 /** Forms the restatement takes… */
 const PLAIN_TYPES = [

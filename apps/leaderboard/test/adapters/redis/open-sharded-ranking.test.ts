@@ -9,24 +9,36 @@ import { startRedisServers } from './redis-servers.ts';
 
 const servers = await startRedisServers(t, 2);
 
-t.test('opens the shards from their URLs and rebalances the newest period on a timer', async (t) => {
+/** The ranking over both servers, under a key prefix of its own. */
+async function openStore(rebalanceMs: number) {
   const urls = servers.map((r) => `redis://127.0.0.1:${r.options.port}`).join(',');
   const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
   const store = await openShardedRanking(urls, {
     tieBreak: 'shared',
     keyPrefix,
-    rebalanceMs: 50,
+    rebalanceMs,
     logger: createLogger({ level: 'silent', name: 'test' }),
   });
+  return { store, keyPrefix };
+}
+
+/** Reads until `done` holds (at most 200 times, 20 ms apart); the last reading either way. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 200 && !done(value); i++) {
+    await sleep(20);
+    value = await read();
+  }
+  return value;
+}
+
+t.test('opens the shards from their URLs and rebalances the newest period on a timer', async (t) => {
+  const { store, keyPrefix } = await openStore(50);
   await store.applyBatch(Array.from({ length: 20 }, (_, i) => win(i + 1, `u${i}`, i + 1)));
   // No bounds at first: all on the top shard, until the timer rebalances (a move adds on the new
   // shard before it removes from the old: wait for both).
   const sizes = () => Promise.all(servers.map((r) => r.zcard(`${keyPrefix}{2026-11}:rank`)));
-  let seen = await sizes();
-  for (let i = 0; i < 100 && (seen[0] !== 10 || seen[1] !== 10); i++) {
-    await sleep(20);
-    seen = await sizes();
-  }
+  const seen = await until(sizes, (n) => n[0] === 10 && n[1] === 10);
   t.same(seen, [10, 10], 'the lower half moved to the second shard');
   t.same(
     (await store.top('2026-11', 9, 2)).map((s) => s.rank),
@@ -37,14 +49,7 @@ t.test('opens the shards from their URLs and rebalances the newest period on a t
 });
 
 t.test('the timer also rewrites an entry a dead lease holder left stale', async (t) => {
-  const urls = servers.map((r) => `redis://127.0.0.1:${r.options.port}`).join(',');
-  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
-  const store = await openShardedRanking(urls, {
-    tieBreak: 'shared',
-    keyPrefix,
-    rebalanceMs: 50,
-    logger: createLogger({ level: 'silent', name: 'test' }),
-  });
+  const { store, keyPrefix } = await openStore(50);
   t.teardown(() => store.close());
   await store.applyBatch(Array.from({ length: 6 }, (_, i) => win(i + 1, `u${i}`, 10 * (i + 1))));
   // What a process killed after taking u5's lease and before writing its entry leaves: a lease
@@ -54,32 +59,22 @@ t.test('the timer also rewrites an entry a dead lease holder left stale', async 
   const holding = await Promise.all(servers.map((r) => r.zscore(key('rank'), 'u5')));
   // Still in its shard's range and still first: nothing but the lapsed lease says it is stale.
   await servers[holding.findIndex((s) => s !== null)]!.zadd(key('rank'), 55, 'u5');
-  let seen = await store.standing('2026-11', 'u5');
-  for (let i = 0; i < 200 && seen?.score !== 60; i++) {
-    await sleep(20);
-    seen = await store.standing('2026-11', 'u5');
-  }
+  const seen = await until(
+    () => store.standing('2026-11', 'u5'),
+    (s) => s?.score === 60,
+  );
   t.same(seen, { userId: 'u5', score: 60, rank: 1 }, 'rewritten from the total');
   // The rewrite's lease goes back with the next home script or a moment later (the store's
   // deferred releases): wait for it as for the rewrite.
-  const leases = () => Promise.all(servers.map((r) => r.hlen(key('lease'))));
-  let held = await leases();
-  for (let i = 0; i < 200 && held.some((n) => n > 0); i++) {
-    await sleep(20);
-    held = await leases();
-  }
+  const held = await until(
+    () => Promise.all(servers.map((r) => r.hlen(key('lease')))),
+    (n) => n.every((leases) => leases === 0),
+  );
   t.same(held, [0, 0], 'the lease given back');
 });
 
 t.test("a batch one home fails still places the other home's wins at once", async (t) => {
-  const urls = servers.map((r) => `redis://127.0.0.1:${r.options.port}`).join(',');
-  const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
-  const store = await openShardedRanking(urls, {
-    tieBreak: 'shared',
-    keyPrefix,
-    rebalanceMs: 60_000,
-    logger: createLogger({ level: 'silent', name: 'test' }),
-  });
+  const { store, keyPrefix } = await openStore(60_000);
   t.teardown(() => store.close());
   const users = Array.from({ length: 40 }, (_, i) => `p${i}`);
   // Every entry is on the first instance (no bounds yet): a win homed on the second is placed
