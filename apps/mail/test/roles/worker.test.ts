@@ -5,6 +5,7 @@ import type { BlobStore, MetadataStore } from '../../src/ports.ts';
 import { composeMessage } from '../../src/mime/compose.ts';
 import { parseMessage, type ParsedMessage } from '../../src/mime/parse.ts';
 import { ParserUnavailable } from '../../src/mime/parse-pool.ts';
+import { parseSearchQuery } from '../../src/core/search-query.ts';
 import { startTestMail } from '../helpers/mail.ts';
 
 async function queueInbound(
@@ -278,3 +279,26 @@ t.test(
     t.equal(await worker.drain(), 0);
   },
 );
+
+t.test('a filed copy is searchable without a change job; filed again, it keeps a later change', async (t) => {
+  const mail = await startTestMail(t, { extra: { smtpIn: false } });
+  await mail.service.ensureMailbox('bob');
+  const emailId = '01900000-0000-7000-8000-0000000000a1';
+  await queueMessage(mail, emailId, 'findme');
+  const worker = testWorker(mail, {});
+  t.equal(await worker.drain(), 1);
+  t.same(await mail.ports.queue.stats('mail.changes'), { size: 0, oldestAgeMs: 0 }, 'no change job');
+  const found = async (q: string): Promise<string[]> =>
+    (await mail.ports.search.search('bob', parseSearchQuery(q), { limit: 5 })).map((h) => h.email_id);
+  t.same(await found('findme is:unread'), [emailId], 'indexed as filed');
+
+  // Read since, and indexed so by the indexer; then the job comes back (a crash before its ack).
+  await mail.service.updateMessage('bob', emailId, { is_read: true });
+  await mail.settle();
+  t.same(await found('findme is:read'), [emailId]);
+  await queueMessage(mail, emailId, 'findme');
+  t.equal(await worker.drain(), 1);
+  t.same(await found('findme is:read'), [emailId], 'the change is kept');
+  t.same(await found('findme is:unread'), []);
+  t.equal((await mail.service.listMessages('bob', 'inbox', { limit: 10 })).messages.length, 1, 'filed once');
+});
