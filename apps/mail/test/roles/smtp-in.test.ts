@@ -28,7 +28,7 @@ t.test(
     });
     t.match(info.response, /^250 2\.0\.0 Ok: queued as [0-9a-f-]{36}/);
 
-    t.ok((await mail.settle()) >= 2, 'the worker filed the message and the indexer indexed it');
+    t.ok((await mail.settle()) >= 1, 'the worker filed and indexed the message');
     const inbox = await mail.service.listMessages('alice', 'inbox', { limit: 10 });
     t.equal(inbox.messages.length, 1);
     const [stored] = inbox.messages;
