@@ -165,7 +165,10 @@ export interface SearchHit {
   readonly received_at: number;
 }
 
-/** Full-text search over each user's own mail, fed asynchronously from change events. */
+/**
+ * Full-text search over each user's own mail: the worker adds new copies once filed, the indexer
+ * applies change events (and indexes a copy the worker could not).
+ */
 export interface SearchIndex {
   upsert(doc: SearchDocument): Promise<void>;
   /**
