@@ -8,7 +8,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import { summaryHeaders } from '../../core/summary.ts';
-import { MESSAGES_INDEXES, messagesTable, type MessageDoc } from './sqlite-metadata-rows.ts';
+import { messagesIndexes, messagesTable, type MessageDoc } from './sqlite-metadata-rows.ts';
 import { rebuildMessages } from './sqlite-messages-rebuild.ts';
 
 /**
@@ -22,7 +22,7 @@ export function migrateMetadata(db: DatabaseSync): void {
   const { user_version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
   if (user_version >= METADATA_VERSION) return;
   if (user_version < 1) addSummaries(db);
-  rebuildMessages(db, { table: messagesTable, indexes: MESSAGES_INDEXES, batch: BATCH });
+  rebuildMessages(db, { table: messagesTable, indexes: messagesIndexes, batch: BATCH });
   db.exec(`PRAGMA user_version = ${METADATA_VERSION}`);
 }
 

@@ -26,11 +26,18 @@ export function messagesTable(name: string): string {
 );`;
 }
 
-export const MESSAGES_INDEXES = `
-CREATE INDEX IF NOT EXISTS messages_folder ON messages (user_id, folder_id, email_id);
-CREATE INDEX IF NOT EXISTS messages_read ON messages (user_id, folder_id, is_read, email_id);
-CREATE INDEX IF NOT EXISTS messages_thread ON messages (user_id, thread_id, email_id);
+/**
+ * The messages table's indexes, on `table` (a version 1 table's rowid copy has them while it
+ * is filled; the version 1 table's own indexes were named messages_folder, _read and _thread).
+ * Created after the migration (the store's constructor): never on a version 1 table.
+ */
+export function messagesIndexes(table: string): string {
+  return `
+CREATE INDEX IF NOT EXISTS messages_by_folder ON ${table} (user_id, folder_id, email_id);
+CREATE INDEX IF NOT EXISTS messages_by_read ON ${table} (user_id, folder_id, is_read, email_id);
+CREATE INDEX IF NOT EXISTS messages_by_thread ON ${table} (user_id, thread_id, email_id);
 `;
+}
 
 export const METADATA_SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -46,7 +53,6 @@ CREATE TABLE IF NOT EXISTS folders (
   PRIMARY KEY (user_id, folder_id)
 ); -- with a rowid: folders list in creation order
 ${messagesTable('messages')}
-${MESSAGES_INDEXES}
 CREATE TABLE IF NOT EXISTS attachments (
   user_id TEXT NOT NULL,
   email_id TEXT NOT NULL,
