@@ -33,6 +33,13 @@ t.test(
     t.equal(inbox.messages.length, 1);
     const [stored] = inbox.messages;
     if (stored === undefined) throw new Error('no message');
+    t.same(
+      (await mail.service.search('alice', 'subject:quarterly', { limit: 10 })).messages.map(
+        (m) => m.email_id,
+      ),
+      [stored.email_id],
+      'found by its subject',
+    );
     t.match(stored, {
       user_id: 'alice',
       from: { name: 'Bob Builder', email: 'bob@remote.test' },
