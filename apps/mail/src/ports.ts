@@ -165,9 +165,17 @@ export interface SearchHit {
   readonly received_at: number;
 }
 
-/** Full-text search over each user's own mail, fed asynchronously from change events. */
+/**
+ * Full-text search over each user's own mail: the worker adds new copies once filed, the indexer
+ * applies change events (and indexes a copy the worker could not).
+ */
 export interface SearchIndex {
   upsert(doc: SearchDocument): Promise<void>;
+  /**
+   * Adds the documents not indexed yet, in one write; one already there is left as it is (the
+   * worker indexes a new copy before filing it: a later change's upsert must not be undone).
+   */
+  addNew(docs: readonly SearchDocument[]): Promise<void>;
   remove(userId: string, emailId: string): Promise<void>;
   /** Newest first; `before` is an email_id cursor. */
   search(

@@ -12,8 +12,9 @@ export const POLL_MS = 25;
 
 /**
  * Step 2: with the store full and the indexer running as `startMail` runs it, `rate` messages a
- * second filed and their change events enqueued as the worker does; each one's lag is the time
- * from its filing commit to the first search by its unique token that finds it.
+ * second filed and their change events enqueued (as the worker did before it indexed new copies
+ * itself; the path every later change still takes); each one's lag is the time from its filing
+ * commit to the first search by its unique token that finds it.
  */
 export async function indexLag(
   ports: MailPorts,

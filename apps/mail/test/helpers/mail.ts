@@ -49,6 +49,8 @@ export class FakeClock {
 export interface TestMail extends RunningMail {
   readonly dataDir: string;
   readonly clock: FakeClock;
+  /** Stops smtp-in and the consumers (each ends its batch first), leaving the ports open. */
+  stop(): Promise<void>;
 }
 
 /** Mail over `dataDir` (new by default); consumers are driven by `settle()`. */
@@ -86,15 +88,17 @@ export async function startTestMail(
     now: clock.now,
     ...options.extra,
   });
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopped ??= mail.close());
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    await mail.close();
+    await stop();
     await ports.close();
   };
   t.teardown(close);
-  return { ...mail, dataDir, clock, close };
+  return { ...mail, dataDir, clock, stop, close };
 }
 
 /** DNS that always fails temporarily: remote mail stays queued (no bounce within the give-up age). */

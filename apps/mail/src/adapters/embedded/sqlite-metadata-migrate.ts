@@ -8,16 +8,21 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import { summaryHeaders } from '../../core/summary.ts';
-import type { MessageDoc } from './sqlite-metadata-rows.ts';
+import { messagesIndexes, messagesTable, type MessageDoc } from './sqlite-metadata-rows.ts';
+import { rebuildMessages } from './sqlite-messages-rebuild.ts';
 
-/** 1: messages have their list summary (the `summary` column). */
-export const METADATA_VERSION = 1;
+/**
+ * 1: messages have their list summary (the `summary` column).
+ * 2: messages is a rowid table (it was `WITHOUT ROWID`).
+ */
+export const METADATA_VERSION = 2;
 const BATCH = 1000;
 
 export function migrateMetadata(db: DatabaseSync): void {
   const { user_version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
   if (user_version >= METADATA_VERSION) return;
-  addSummaries(db);
+  if (user_version < 1) addSummaries(db);
+  rebuildMessages(db, { table: messagesTable, indexes: messagesIndexes, batch: BATCH });
   db.exec(`PRAGMA user_version = ${METADATA_VERSION}`);
 }
 

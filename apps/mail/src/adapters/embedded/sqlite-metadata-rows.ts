@@ -6,6 +6,39 @@ import type { Folder } from '../../core/folders.ts';
 import { summaryHeaders, type MessageSummary, type SummaryHeaders } from '../../core/summary.ts';
 import type { AttachmentMeta, StoredMessage } from '../../ports.ts';
 
+/**
+ * The messages table. A rowid table: its 4 KB rows are appended in rowid order and its
+ * indexes hold the rowid, where `WITHOUT ROWID` kept the rows themselves in (user_id, email_id)
+ * order (a B-tree of large records, split as it grows; sqlite-metadata-migrate.ts rebuilds
+ * such a table).
+ */
+export function messagesTable(name: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (
+  user_id TEXT NOT NULL,
+  email_id TEXT NOT NULL,
+  folder_id TEXT NOT NULL,
+  thread_id TEXT NOT NULL,
+  is_read INTEGER NOT NULL,
+  received_at INTEGER NOT NULL,
+  summary TEXT NOT NULL, -- JSON of core/summary.ts SummaryHeaders; before doc: no overflow pages to skip
+  doc TEXT NOT NULL,
+  PRIMARY KEY (user_id, email_id)
+);`;
+}
+
+/**
+ * The messages table's indexes, on `table` (a version 1 table's rowid copy has them while it
+ * is filled; the version 1 table's own indexes were named messages_folder, _read and _thread).
+ * Created after the migration (the store's constructor): never on a version 1 table.
+ */
+export function messagesIndexes(table: string): string {
+  return `
+CREATE INDEX IF NOT EXISTS messages_by_folder ON ${table} (user_id, folder_id, email_id);
+CREATE INDEX IF NOT EXISTS messages_by_read ON ${table} (user_id, folder_id, is_read, email_id);
+CREATE INDEX IF NOT EXISTS messages_by_thread ON ${table} (user_id, thread_id, email_id);
+`;
+}
+
 export const METADATA_SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
   user_id TEXT PRIMARY KEY,
@@ -19,20 +52,7 @@ CREATE TABLE IF NOT EXISTS folders (
   special_use TEXT,
   PRIMARY KEY (user_id, folder_id)
 ); -- with a rowid: folders list in creation order
-CREATE TABLE IF NOT EXISTS messages (
-  user_id TEXT NOT NULL,
-  email_id TEXT NOT NULL,
-  folder_id TEXT NOT NULL,
-  thread_id TEXT NOT NULL,
-  is_read INTEGER NOT NULL,
-  received_at INTEGER NOT NULL,
-  summary TEXT NOT NULL, -- JSON of core/summary.ts SummaryHeaders; before doc: no overflow pages to skip
-  doc TEXT NOT NULL,
-  PRIMARY KEY (user_id, email_id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS messages_folder ON messages (user_id, folder_id, email_id);
-CREATE INDEX IF NOT EXISTS messages_read ON messages (user_id, folder_id, is_read, email_id);
-CREATE INDEX IF NOT EXISTS messages_thread ON messages (user_id, thread_id, email_id);
+${messagesTable('messages')}
 CREATE TABLE IF NOT EXISTS attachments (
   user_id TEXT NOT NULL,
   email_id TEXT NOT NULL,

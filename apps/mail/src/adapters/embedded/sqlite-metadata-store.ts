@@ -1,7 +1,7 @@
 /**
  * The embedded metadata store. Every table's key starts with user_id, the partition key the
  * distributed store uses, and every query names one user: nothing here reads across mailboxes.
- * The spec's separate read/unread table is the index messages_read (same effect in SQLite).
+ * The spec's separate read/unread table is the index messages_by_read (same effect in SQLite).
  * Filing writes (insertMessage, linkThread, fileCopies) go through a group commit: those of
  * one event-loop turn share a transaction.
  */
@@ -13,6 +13,7 @@ import { summaryHeaders } from '../../core/summary.ts';
 import { resolveThread, threadKeys } from '../../core/threading.ts';
 import {
   METADATA_SCHEMA,
+  messagesIndexes,
   toFolder,
   toMessage,
   toSummary,
@@ -79,6 +80,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.#now = now;
     db.exec(METADATA_SCHEMA);
     migrateMetadata(db);
+    db.exec(messagesIndexes('messages'));
     const p = (sql: string): StatementSync => db.prepare(sql);
     this.#s = {
       insertUser: p('INSERT OR IGNORE INTO users (user_id, created_at) VALUES (?, ?)'),

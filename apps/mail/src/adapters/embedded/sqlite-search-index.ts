@@ -45,6 +45,11 @@ function addresses(list: readonly Address[]): string {
   return list.map((a) => `${a.name} ${a.email}`).join(' ');
 }
 
+/** The filter columns of docs, after its keys. */
+function flagsOf(doc: SearchDocument) {
+  return [doc.folder_id, doc.is_read ? 1 : 0, doc.has_attachment ? 1 : 0, doc.received_at] as const;
+}
+
 /** The MATCH expression of a query: every term must match (implicit AND). */
 export function matchExpression(userId: string, query: SearchQuery): string {
   const parts = [`owner : ${ownerToken(userId)}`];
@@ -60,6 +65,7 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly #group: GroupCommit;
   readonly #idOf: StatementSync;
   readonly #insertDoc: StatementSync;
+  readonly #insertNewDoc: StatementSync;
   readonly #updateDoc: StatementSync;
   readonly #deleteDoc: StatementSync;
   readonly #insertFts: StatementSync;
@@ -72,6 +78,9 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#idOf = db.prepare('SELECT id FROM docs WHERE user_id = ? AND email_id = ?');
     this.#insertDoc = db.prepare(
       'INSERT INTO docs (user_id, email_id, folder_id, is_read, has_attachment, received_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.#insertNewDoc = db.prepare(
+      'INSERT INTO docs (user_id, email_id, folder_id, is_read, has_attachment, received_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id',
     );
     this.#updateDoc = db.prepare(
       'UPDATE docs SET folder_id = ?, is_read = ?, has_attachment = ?, received_at = ? WHERE id = ?',
@@ -87,29 +96,39 @@ export class SqliteSearchIndex implements SearchIndex {
   upsert(doc: SearchDocument): Promise<void> {
     return this.#group.run(() => {
       const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;
-      const flags = [
-        doc.folder_id,
-        doc.is_read ? 1 : 0,
-        doc.has_attachment ? 1 : 0,
-        doc.received_at,
-      ] as const;
       let id: number;
       if (existing === undefined) {
-        id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flags).lastInsertRowid);
+        id = Number(this.#insertDoc.run(doc.user_id, doc.email_id, ...flagsOf(doc)).lastInsertRowid);
       } else {
         id = existing.id;
-        this.#updateDoc.run(...flags, id);
+        this.#updateDoc.run(...flagsOf(doc), id);
         this.#deleteFts.run(id);
       }
-      this.#insertFts.run(
-        id,
-        ownerToken(doc.user_id),
-        doc.subject,
-        doc.body,
-        addresses([doc.from]),
-        addresses([...doc.to, ...doc.cc]),
-      );
+      this.#insertText(id, doc);
     });
+  }
+
+  addNew(docs: readonly SearchDocument[]): Promise<void> {
+    if (docs.length === 0) return Promise.resolve();
+    return this.#group.run(() => {
+      for (const doc of docs) {
+        // No row back: the document was there already.
+        const row = this.#insertNewDoc.get(doc.user_id, doc.email_id, ...flagsOf(doc)) as
+          { id: number } | undefined;
+        if (row !== undefined) this.#insertText(row.id, doc);
+      }
+    });
+  }
+
+  #insertText(id: number, doc: SearchDocument): void {
+    this.#insertFts.run(
+      id,
+      ownerToken(doc.user_id),
+      doc.subject,
+      doc.body,
+      addresses([doc.from]),
+      addresses([...doc.to, ...doc.cc]),
+    );
   }
 
   remove(userId: string, emailId: string): Promise<void> {

@@ -90,6 +90,22 @@ t.test('upsert replaces, remove deletes', async (t) => {
   await search.remove('alice', d.email_id);
 });
 
+t.test('addNew adds what is absent and leaves what is there', async (t) => {
+  const search = index(t);
+  const later = doc('alice', { subject: 'changed since', is_read: true });
+  await search.upsert(later);
+  const fresh = doc('alice', { subject: 'brand new' });
+  const other = doc('bob', { subject: 'brand new' });
+  await search.addNew([{ ...later, subject: 'as filed', is_read: false }, fresh, other]);
+  t.same(await ids(search, 'alice', 'brand'), [fresh.email_id], 'the new one, only for its owner');
+  t.same(await ids(search, 'bob', 'brand'), [other.email_id]);
+  t.same(await ids(search, 'alice', 'filed'), [], 'an indexed document is not replaced');
+  t.same(await ids(search, 'alice', 'changed is:read'), [later.email_id]);
+  await search.addNew([fresh]);
+  t.same(await ids(search, 'alice', 'brand'), [fresh.email_id], 'twice is once');
+  await search.addNew([]);
+});
+
 t.test('query text is never FTS5 syntax', async (t) => {
   const search = index(t);
   await search.upsert(doc('alice', { subject: 'a "quoted" NEAR(x) OR * word' }));
