@@ -159,7 +159,7 @@ export class ExchangeService {
   submitOrder(account: string, input: OrderInput): Order {
     const manager = this.#manager;
     const at = this.#at();
-    const refusal = manager.checkNewOrder({ account, ...input }, at);
+    const refusal = manager.checkNewOrder(account, input, at);
     if (refusal !== undefined) throw problem(refusal);
     const orderId = manager.nextOrderId;
     const { symbol, side, price, quantity, clientOrderId } = input;

@@ -131,11 +131,11 @@ export class OrderManager {
   }
 
   /** Everything a new order must pass before it is sequenced; undefined when it may go. */
-  checkNewOrder(request: OrderRequest, at: number): Refusal | undefined {
+  checkNewOrder(accountId: string, request: OrderRequest, at: number): Refusal | undefined {
     const engine = this.engines.get(request.symbol);
     const shape = checkOrderShape(engine?.spec, request);
     if (shape !== undefined) return shape;
-    const { account: accountId, symbol, side, price, quantity } = request;
+    const { symbol, side, price, quantity } = request;
     const account = this.accounts.get(accountId);
     if (account?.killed === true) {
       return { code: 'EX_KILL_SWITCH', detail: `account ${accountId} is suspended by its kill switch` };
