@@ -100,7 +100,7 @@ export class ExecutionStoreReads {
     this.#all.setReturnArrays(true);
   }
 
-  /** Every stored execution as an ExecutionRow, in id order (no counter order: stored by an older version). */
+  /** Every stored execution as an ExecutionRow, in id order (without a counter order where none was stored). */
   all(visit: (row: ExecutionRow) => void): void {
     for (const read of this.#all.iterate()) {
       const row = read as unknown as ExecutionRow | [...ExecutionRow, null];

@@ -1,9 +1,8 @@
 /**
  * The journal's group commit, whatever writes the batches. Appends of one turn of the event loop
  * form a batch, held in order in memory and written at the end of the turn as ONE row (the
- * commands of seqs first_seq…last_seq; the executions they produced are derived again by a
- * replay, so the row does not carry them) in one transaction: one
- * insert and one fsync for the whole batch. While a batch is being written, the next one gathers
+ * commands of seqs first_seq…last_seq; not the executions they produced, which a replay derives
+ * again) in one transaction: one insert and one fsync for the whole batch. While a batch is being written, the next one gathers
  * and goes when it is done, so the batches grow with the load. `commit()` is one promise per
  * batch; nothing of a batch is answered before it resolves, and a process killed before its
  * COMMIT loses the batch whole, whose effects nobody was told about. (The model is the
