@@ -30,7 +30,7 @@ import {
 } from './core/market-data.ts';
 import { restoreParts, snapshotParts, stateDigest } from './core/state-snapshot.ts';
 import { tradeReport, type TradeReportRow } from './core/trade-report.ts';
-import { feedUpdates, type FeedUpdates, type SymbolSnapshot } from './core/feed.ts';
+import { feedUpdates, type FeedInterest, type FeedUpdates, type SymbolSnapshot } from './core/feed.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
 import type { Journal } from './ports.ts';
@@ -86,12 +86,20 @@ export interface ExecutionQuery {
 const problem = (refusal: Refusal): ProblemError =>
   exchangeError(refusal.code, refusal.detail, refusal.extra);
 
+/** A subscriber of events, and whether it has anyone to tell now (see `subscribe`). */
+interface Listener {
+  readonly deliver: (events: readonly ExchangeEvent[]) => void;
+  readonly active: () => boolean;
+}
+
+const always = (): boolean => true;
+
 export class ExchangeService {
   readonly #journal: Journal;
   readonly #now: () => number;
   readonly #snapshotEvery: number;
   readonly #onSnapshotFailed: (seq: number, error: unknown) => void;
-  readonly #listeners = new Set<(events: readonly ExchangeEvent[]) => void>();
+  readonly #listeners = new Set<Listener>();
   #manager: OrderManager;
   #outbox: ExchangeEvent[] = [];
   #watched: Promise<void> | undefined;
@@ -151,7 +159,7 @@ export class ExchangeService {
   submitOrder(account: string, input: OrderInput): Order {
     const manager = this.#manager;
     const at = this.#at();
-    const refusal = manager.checkNewOrder({ account, ...input }, at);
+    const refusal = manager.checkNewOrder(account, input, at);
     if (refusal !== undefined) throw problem(refusal);
     const orderId = manager.nextOrderId;
     const { symbol, side, price, quantity, clientOrderId } = input;
@@ -200,19 +208,21 @@ export class ExchangeService {
 
   /** Cancels the caller's open orders (of one symbol, or all); answers the canceled orders. */
   async cancelAll(account: string, symbol?: string): Promise<OrderView[]> {
-    const events = this.#sequence({
+    const command: Command = {
       v: 1,
       type: 'orders.cancel-all',
       at: this.#at(),
       account,
       ...(symbol === undefined ? {} : { symbol }),
-    });
+    };
+    // The answer lists the canceled orders: read off the events, built whoever listens.
+    const events = this.#sequence(command, true);
     await this.durable();
     return this.#canceledIn(events);
   }
 
   async setKillSwitch(account: string, on: boolean): Promise<{ killSwitch: boolean; canceled: OrderView[] }> {
-    const events = this.#sequence({ v: 1, type: 'account.kill-switch', at: this.#at(), account, on });
+    const events = this.#sequence({ v: 1, type: 'account.kill-switch', at: this.#at(), account, on }, true);
     await this.durable();
     return { killSwitch: on, canceled: this.#canceledIn(events) };
   }
@@ -353,18 +363,31 @@ export class ExchangeService {
     return { type: 'snapshot', symbol, seq: this.seq, l1: level1(book), ...level2(book, Infinity) };
   }
 
-  /** The WebSocket feed's updates for a batch of events (read against the state now). */
-  feedUpdates(events: readonly ExchangeEvent[]): FeedUpdates {
-    return feedUpdates(events, {
-      l1: (symbol) => this.l1(symbol),
-      order: (orderId) => orderView(this.#find(orderId)!),
-    });
+  /**
+   * The WebSocket feed's updates for a batch of events (read against the state now), of the
+   * symbols and accounts `interest` wants (all by default).
+   */
+  feedUpdates(events: readonly ExchangeEvent[], interest?: FeedInterest): FeedUpdates {
+    const state = {
+      l1: (symbol: string) => this.l1(symbol),
+      order: (orderId: number) => orderView(this.#find(orderId)!),
+    };
+    return feedUpdates(events, state, interest);
   }
 
-  /** Events of durable commands, in sequence order, a batch per group commit. */
-  subscribe(listener: (events: readonly ExchangeEvent[]) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  /**
+   * Events of durable commands, in sequence order, a batch per group commit. `active` says
+   * whether the listener has anyone to tell (a feed subscriber, a FIX session): while no listener
+   * is active, commands build no events at all (the order path's cheapest case), and a listener
+   * that becomes active gets the events of the commands sequenced from then on.
+   */
+  subscribe(
+    listener: (events: readonly ExchangeEvent[]) => void,
+    active: () => boolean = always,
+  ): () => void {
+    const entry: Listener = { deliver: listener, active };
+    this.#listeners.add(entry);
+    return () => this.#listeners.delete(entry);
   }
 
   /** sha256 of the whole state (books, orders, wallets, risk counters, tapes). */
@@ -387,8 +410,11 @@ export class ExchangeService {
     return Math.max(this.#now(), this.#manager.lastAt);
   }
 
-  /** Steps 2–6: sequence, journal, apply, journal the executions, maybe snapshot. */
-  #sequence(command: Command): ExchangeEvent[] {
+  /**
+   * Steps 2–6: sequence, journal, apply, journal the executions, maybe snapshot. The events are
+   * built when a listener is active or the caller reads them (`keepEvents`); else none are.
+   */
+  #sequence(command: Command, keepEvents = false): ExchangeEvent[] {
     if (this.#failed !== undefined) {
       throw exchangeError(
         'EX_JOURNAL_FAILED',
@@ -398,10 +424,11 @@ export class ExchangeService {
     const manager = this.#manager;
     const seq = manager.seq + 1;
     this.#journal.append(seq, command);
+    const listening = this.#listening();
     // What leaves the state goes to the journal through the manager's `retiring` (open()).
-    const { events, refusal } = manager.apply(seq, command);
+    const { events, refusal } = manager.apply(seq, command, listening || keepEvents);
     if (seq % this.#snapshotEvery === 0) this.#snapshot(seq);
-    this.#publish(events);
+    this.#publish(events, listening);
     if (refusal !== undefined) throw problem(refusal);
     return events;
   }
@@ -418,8 +445,13 @@ export class ExchangeService {
     }
   }
 
+  #listening(): boolean {
+    for (const listener of this.#listeners) if (listener.active()) return true;
+    return false;
+  }
+
   /** Holds the events until their batch is durable; watches each batch's commit once. */
-  #publish(events: ExchangeEvent[]): void {
+  #publish(events: ExchangeEvent[], listening: boolean): void {
     const commit = this.#journal.commit();
     if (commit !== this.#watched) {
       this.#watched = commit;
@@ -432,13 +464,13 @@ export class ExchangeService {
       );
     }
     // Nobody to tell: the events are not kept.
-    if (this.#listeners.size > 0) for (const event of events) this.#outbox.push(event);
+    if (listening) for (const event of events) this.#outbox.push(event);
   }
 
   #deliver(): void {
     const events = this.#outbox;
     this.#outbox = [];
-    if (events.length > 0) for (const listener of this.#listeners) listener(events);
+    if (events.length > 0) for (const listener of this.#listeners) listener.deliver(events);
   }
 
   #canceledIn(events: readonly ExchangeEvent[]): OrderView[] {

@@ -185,6 +185,54 @@ t.test('the trading flow through the facade', async (t) => {
   await service.close();
 });
 
+t.test(
+  'no events are built while no listener is active; an active one gets those from then on',
+  async (t) => {
+    const { service } = open(tempFile(t));
+    const delivered: ExchangeEvent[][] = [];
+    let active = false;
+    service.subscribe(
+      (batch) => delivered.push([...batch]),
+      () => active,
+    );
+    await service.deposit('alice', 100_000);
+    await service.deposit('bob', 0, { AAPL: 500 });
+    const sell = { symbol: 'AAPL', side: 'sell', price: 101, orderType: 'limit', quantity: 10 } as const;
+    const buy = { ...sell, side: 'buy', quantity: 4 } as const;
+    await service.placeOrder('bob', sell);
+    await service.placeOrder('alice', buy);
+    t.same(delivered, [], 'nothing while inactive');
+    // The answers that list what was canceled read the events: built for them, listener or not.
+    t.same(
+      (await service.cancelAll('bob')).map((o) => o.id),
+      [1],
+    );
+    t.same((await service.setKillSwitch('alice', true)).canceled, []);
+    await service.setKillSwitch('alice', false);
+    delivered.length = 0;
+
+    // Within one batch: a command before the listener turns active, one after.
+    service.submitOrder('bob', sell);
+    active = true;
+    const after = service.submitOrder('alice', buy);
+    await service.durable();
+    t.equal(delivered.length, 1, 'one batch');
+    const seqs = new Set(delivered[0]!.map((e) => e.seq));
+    t.same([...seqs], [service.seq], 'only the command sequenced while active');
+    t.match(delivered[0], [
+      { type: 'order.accepted', order: { id: after.id } },
+      { type: 'execution', execution: { orderId: after.id } },
+      { type: 'execution' },
+      { type: 'book.level' },
+      { type: 'order.completed', orderId: after.id },
+    ]);
+    active = false;
+    await service.placeOrder('alice', buy);
+    t.equal(delivered.length, 1, 'inactive again: nothing more');
+    await service.close();
+  },
+);
+
 const FLOW: FlowOptions = { seed: 7, accounts: 20, symbols: ['AAPL'], mid: 500 };
 
 async function drive(

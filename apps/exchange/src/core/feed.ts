@@ -1,7 +1,8 @@
 /**
  * The WebSocket feed's messages (docs/exchange-websocket.md), pure: one durable batch of events
- * becomes one `md` update per symbol it touched and one `account` update per account it touched.
- * The hub serialises each once and writes the same bytes to every subscriber.
+ * becomes one `md` update per symbol it touched and one `account` update per account it touched,
+ * of those someone subscribes to (nothing is built for the others). The hub serialises each once
+ * and writes the same bytes to every subscriber.
  */
 import type { L1, L2 } from './market-data.ts';
 import type { CancelReason, ExchangeEvent, Side } from './messages.ts';
@@ -59,54 +60,79 @@ export interface FeedState {
   order(orderId: number): OrderView;
 }
 
+/** Which updates have a subscriber (the hub knows). */
+export interface FeedInterest {
+  wantsSymbol(symbol: string): boolean;
+  wantsAccount(account: string): boolean;
+}
+
+/** Every update (for tests and tools that read them all). */
+export const EVERY_UPDATE: FeedInterest = { wantsSymbol: () => true, wantsAccount: () => true };
+
 export interface FeedUpdates {
   readonly symbols: Map<string, SymbolUpdate>;
   readonly accounts: Map<string, AccountUpdate>;
 }
 
-export function feedUpdates(events: readonly ExchangeEvent[], state: FeedState): FeedUpdates {
+export function feedUpdates(
+  events: readonly ExchangeEvent[],
+  state: FeedState,
+  interest: FeedInterest = EVERY_UPDATE,
+): FeedUpdates {
   const symbols = new Map<string, SymbolUpdate>();
   const accounts = new Map<string, AccountUpdate>();
-  const symbolUpdate = (symbol: string, seq: number): SymbolUpdate => {
+  // The symbol's update, or undefined when nobody subscribes to it.
+  const symbolUpdate = (symbol: string, seq: number): SymbolUpdate | undefined => {
     let update = symbols.get(symbol);
     if (update === undefined) {
+      if (!interest.wantsSymbol(symbol)) return undefined;
       update = { type: 'md', symbol, fromSeq: seq, seq, l1: null, levels: [], trades: [] };
       symbols.set(symbol, update);
     }
     update.seq = seq;
     return update;
   };
-  const accountEvent = (account: string, seq: number, event: AccountEvent): void => {
+  // The account's update, or undefined when nobody subscribes to it.
+  const accountUpdate = (account: string, seq: number): AccountUpdate | undefined => {
     let update = accounts.get(account);
-    if (update === undefined) accounts.set(account, (update = { type: 'account', seq, events: [] }));
+    if (update === undefined) {
+      if (!interest.wantsAccount(account)) return undefined;
+      accounts.set(account, (update = { type: 'account', seq, events: [] }));
+    }
     update.seq = seq;
-    update.events.push(event);
+    return update;
   };
   for (const e of events) {
     switch (e.type) {
       case 'book.level':
-        symbolUpdate(e.symbol, e.seq).levels.push({ side: e.side, price: e.price, quantity: e.volume });
+        symbolUpdate(e.symbol, e.seq)?.levels.push({ side: e.side, price: e.price, quantity: e.volume });
         break;
       case 'execution': {
         const x = e.execution;
         if (x.side === 'buy')
-          symbolUpdate(x.symbol, e.seq).trades.push({
+          symbolUpdate(x.symbol, e.seq)?.trades.push({
             id: x.id,
             price: x.price,
             quantity: x.quantity,
             timestamp: x.at,
           });
-        accountEvent(x.account, e.seq, { type: 'execution', execution: executionView(x) });
+        accountUpdate(x.account, e.seq)?.events.push({ type: 'execution', execution: executionView(x) });
         break;
       }
       case 'order.accepted':
-        accountEvent(e.order.account, e.seq, { type: 'order.accepted', order: orderView(e.order) });
+        accountUpdate(e.order.account, e.seq)?.events.push({
+          type: 'order.accepted',
+          order: orderView(e.order),
+        });
         break;
       case 'order.completed':
-        accountEvent(e.account, e.seq, { type: 'order.completed', order: state.order(e.orderId) });
+        accountUpdate(e.account, e.seq)?.events.push({
+          type: 'order.completed',
+          order: state.order(e.orderId),
+        });
         break;
       case 'order.canceled':
-        accountEvent(e.account, e.seq, {
+        accountUpdate(e.account, e.seq)?.events.push({
           type: 'order.canceled',
           order: state.order(e.orderId),
           reason: e.reason,

@@ -15,8 +15,8 @@ export interface Refusal {
   readonly extra?: Record<string, unknown>;
 }
 
+/** A new order as the client gives it (the account is the caller's, given beside it). */
 export interface OrderRequest {
-  readonly account: string;
   readonly symbol: string;
   readonly side: Side;
   readonly price: number;

@@ -86,6 +86,9 @@ export interface Applied {
 
 const sideCode = (side: Side): 0 | 1 => (side === 'buy' ? SIDE_BUY : SIDE_SELL);
 
+/** The events of a command applied without recording: one empty list (frozen: a push is a bug). */
+const NO_EVENTS = Object.freeze([]) as unknown as ExchangeEvent[];
+
 export class OrderManager {
   readonly rules: ExchangeRules;
   readonly clock: SessionClock;
@@ -107,8 +110,8 @@ export class OrderManager {
   nextOrderId = 1;
   nextExecutionId = 1;
   /**
-   * Whether `apply` returns events. A replay turns them off: the state changes exactly the
-   * same, without building objects nobody reads.
+   * Whether `apply` returns events (unless told otherwise). A replay turns them off: the state
+   * changes exactly the same, without building objects nobody reads.
    */
   recordEvents = true;
   /** The command being applied (one object, reused: apply is on the order path). */
@@ -128,11 +131,11 @@ export class OrderManager {
   }
 
   /** Everything a new order must pass before it is sequenced; undefined when it may go. */
-  checkNewOrder(request: OrderRequest, at: number): Refusal | undefined {
+  checkNewOrder(accountId: string, request: OrderRequest, at: number): Refusal | undefined {
     const engine = this.engines.get(request.symbol);
     const shape = checkOrderShape(engine?.spec, request);
     if (shape !== undefined) return shape;
-    const { account: accountId, symbol, side, price, quantity } = request;
+    const { symbol, side, price, quantity } = request;
     const account = this.accounts.get(accountId);
     if (account?.killed === true) {
       return { code: 'EX_KILL_SWITCH', detail: `account ${accountId} is suspended by its kill switch` };
@@ -235,16 +238,19 @@ export class OrderManager {
     return undefined;
   }
 
-  /** Applies the command sequenced `seq` (the next one: a gap is a bug upstream, and throws). */
-  apply(seq: number, command: Command): Applied {
+  /**
+   * Applies the command sequenced `seq` (the next one: a gap is a bug upstream, and throws);
+   * `record`: whether it returns events (the state changes the same either way).
+   */
+  apply(seq: number, command: Command, record = this.recordEvents): Applied {
     if (seq !== this.seq + 1) throw new RangeError(`command ${seq} applied after ${this.seq}: OUT_OF_ORDER`);
     this.seq = seq;
     this.lastAt = Math.max(this.lastAt, command.at);
     const batch = this.#batch;
     batch.seq = seq;
     batch.at = command.at;
-    batch.events = [];
-    batch.record = this.recordEvents;
+    batch.events = record ? [] : NO_EVENTS;
+    batch.record = record;
     let refusal: Refusal | undefined;
     switch (command.type) {
       case 'order.new':
@@ -357,7 +363,7 @@ export class OrderManager {
 
   #deposit(command: Deposit): void {
     wallet.deposit(this.#accountOf(command.account).balances, command.cash, command.shares);
-    if (this.recordEvents)
+    if (this.#batch.record)
       this.#batch.events.push({
         v: 1,
         type: 'account.updated',
@@ -372,7 +378,7 @@ export class OrderManager {
     account.killed = command.on;
     if (command.on)
       for (const order of [...account.open.values()]) this.#engineCancel(order.id, 'kill-switch');
-    if (this.recordEvents)
+    if (this.#batch.record)
       this.#batch.events.push({
         v: 1,
         type: 'account.kill-switch',

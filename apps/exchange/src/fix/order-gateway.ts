@@ -42,7 +42,8 @@ export interface FixVenue {
   /** The order the account placed today under a client order id (ClOrdID), if any. */
   orderByClientId(account: string, clientOrderId: string): Order | undefined;
   executions(account: string, query: { orderId: number }): { executions: readonly ExecutionView[] };
-  subscribe(listener: (events: readonly ExchangeEvent[]) => void): () => void;
+  /** `active`: whether the listener has anyone to tell now (ExchangeService.subscribe). */
+  subscribe(listener: (events: readonly ExchangeEvent[]) => void, active?: () => boolean): () => void;
 }
 
 /** A logged-on session as the gateway sees it. */
@@ -80,7 +81,11 @@ export class FixOrderGateway {
   constructor(venue: FixVenue, now: () => number) {
     this.#venue = venue;
     this.#now = now;
-    this.#unsubscribe = venue.subscribe((events) => this.#onEvents(events));
+    // Events matter while a session is logged on or an order is tracked (its fills count on).
+    this.#unsubscribe = venue.subscribe(
+      (events) => this.#onEvents(events),
+      () => this.#sessions.size > 0 || this.#accounts.size > 0,
+    );
   }
 
   attach(session: OrderSession): void {

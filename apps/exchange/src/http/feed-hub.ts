@@ -3,8 +3,9 @@
  * (or an account) is serialised once and the same bytes are written to every subscriber in one
  * turn of the event loop (fair distribution). A write never waits: a subscriber whose unsent
  * bytes pass `maxBuffered` is closed with 4008 and written to no more, so it cannot slow others.
+ * The hub says what has a subscriber (`active`, FeedInterest), so that nothing is built for the rest.
  */
-import type { FeedUpdates, SymbolSnapshot } from '../core/feed.ts';
+import type { FeedInterest, FeedUpdates, SymbolSnapshot } from '../core/feed.ts';
 
 /** What the hub needs of a socket (ws's WebSocket has it). */
 export interface FeedSocket {
@@ -23,11 +24,14 @@ export interface Subscriber {
   dropped: boolean;
 }
 
-export class FeedHub {
+export class FeedHub implements FeedInterest {
   readonly #maxBuffered: number;
   readonly #snapshot: (symbol: string) => SymbolSnapshot;
   readonly #bySymbol = new Map<string, Set<Subscriber>>();
+  /** An account's set goes with its last subscriber (accounts come and go; symbols are few). */
   readonly #byAccount = new Map<string, Set<Subscriber>>();
+  /** Subscriptions: (subscriber, symbol) pairs and subscribers with an account. */
+  #watching = 0;
   /** Subscribers dropped as slow consumers since start (a metric). */
   dropped = 0;
 
@@ -36,27 +40,54 @@ export class FeedHub {
     this.#snapshot = snapshot;
   }
 
+  /** Whether anyone subscribes to anything (an account's events or a symbol). */
+  get active(): boolean {
+    return this.#watching > 0;
+  }
+
+  wantsSymbol(symbol: string): boolean {
+    return (this.#bySymbol.get(symbol)?.size ?? 0) > 0;
+  }
+
+  wantsAccount(account: string): boolean {
+    return this.#byAccount.has(account);
+  }
+
   add(socket: FeedSocket, account: string | undefined): Subscriber {
     const subscriber: Subscriber = { socket, account, symbols: new Map(), dropped: false };
-    if (account !== undefined) setOf(this.#byAccount, account).add(subscriber);
+    if (account !== undefined) this.#join(setOf(this.#byAccount, account), subscriber);
     return subscriber;
   }
 
   remove(subscriber: Subscriber): void {
-    for (const symbol of subscriber.symbols.keys()) this.#bySymbol.get(symbol)?.delete(subscriber);
-    if (subscriber.account !== undefined) this.#byAccount.get(subscriber.account)?.delete(subscriber);
+    for (const symbol of subscriber.symbols.keys()) this.#leave(this.#bySymbol.get(symbol), subscriber);
     subscriber.symbols.clear();
+    const { account } = subscriber;
+    if (account === undefined) return;
+    const set = this.#byAccount.get(account);
+    this.#leave(set, subscriber);
+    if (set?.size === 0) this.#byAccount.delete(account);
   }
 
   /** Subscribes and sends the symbol's snapshot (again, when already subscribed). */
   subscribe(subscriber: Subscriber, symbol: string): void {
-    setOf(this.#bySymbol, symbol).add(subscriber);
+    this.#join(setOf(this.#bySymbol, symbol), subscriber);
     this.#sendSnapshot(subscriber, symbol);
   }
 
   unsubscribe(subscriber: Subscriber, symbol: string): void {
     subscriber.symbols.delete(symbol);
-    this.#bySymbol.get(symbol)?.delete(subscriber);
+    this.#leave(this.#bySymbol.get(symbol), subscriber);
+  }
+
+  #join(set: Set<Subscriber>, subscriber: Subscriber): void {
+    if (set.has(subscriber)) return;
+    set.add(subscriber);
+    this.#watching++;
+  }
+
+  #leave(set: Set<Subscriber> | undefined, subscriber: Subscriber): void {
+    if (set?.delete(subscriber) === true) this.#watching--;
   }
 
   /** Sends a message to one subscriber (answers to its own requests). */

@@ -23,7 +23,11 @@ export const feedRoute: FastifyPluginCallback<FeedRouteOptions> = (app, { servic
   // @fastify/websocket is the kit's (registered once per app): it answers with `tessera.v1` when
   // offered and never echoes the token offered beside it.
   const symbols = new Set(service.symbols());
-  const stop = service.subscribe((events) => hub.publish(service.feedUpdates(events)));
+  // Updates only for what has a subscriber; no events at all while nobody subscribes.
+  const stop = service.subscribe(
+    (events) => hub.publish(service.feedUpdates(events, hub)),
+    () => hub.active,
+  );
   app.addHook('onClose', (_app, done) => {
     stop();
     done();

@@ -106,7 +106,7 @@ export class Desk {
       orderType: 'limit',
       ...(req.clientOrderId === undefined ? {} : { clientOrderId: req.clientOrderId }),
     };
-    const refusal = this.manager.checkNewOrder(input, this.at);
+    const refusal = this.manager.checkNewOrder(account, input, this.at);
     if (refusal !== undefined) return refusal.code;
     const orderId = this.manager.nextOrderId;
     const applied = this.apply({ v: 1, type: 'order.new', at: this.at, orderId, ...input });

@@ -3,7 +3,6 @@ import { checkOrderShape } from '../../src/core/order-checks.ts';
 
 const spec = { symbol: 'MSFT', tickSize: 5, lotSize: 10, minPrice: 5, maxPrice: 1_000, maxQuantity: 100 };
 const request = {
-  account: 'a',
   symbol: 'MSFT',
   side: 'buy' as const,
   price: 500,

@@ -96,7 +96,8 @@ t.test('gateway checks name the field', async (t) => {
   );
   t.equal(
     desk.manager.checkNewOrder(
-      { account: 'alice', symbol: 'AAPL', side: 'buy', price: 10, quantity: 1, orderType: 'market' },
+      'alice',
+      { symbol: 'AAPL', side: 'buy', price: 10, quantity: 1, orderType: 'market' },
       T0,
     )?.code,
     'EX_ORDER_TYPE_UNSUPPORTED',
@@ -297,8 +298,8 @@ t.test('a client order id places one order per account and trading day, kept by 
   );
   t.match(
     desk.manager.checkNewOrder(
+      'alice',
       {
-        account: 'alice',
         symbol: 'AAPL',
         side: 'buy',
         price: 10,

@@ -99,3 +99,33 @@ t.test('account updates go to the account only', async (t) => {
   t.equal(bob.sent.length, 1);
   t.equal(eve.sent.length, 0);
 });
+
+t.test('the hub says what has a subscriber, and forgets what no longer has one', async (t) => {
+  const hub = new FeedHub(1 << 20, snapshot);
+  t.equal(hub.active, false, 'nobody yet');
+  const anonymous = hub.add(new FakeSocket(), undefined);
+  t.equal(hub.active, false, 'a connection without an account or a symbol wants nothing');
+  hub.subscribe(anonymous, 'AAPL');
+  hub.subscribe(anonymous, 'AAPL');
+  t.equal(hub.active, true);
+  t.ok(hub.wantsSymbol('AAPL'));
+  t.notOk(hub.wantsSymbol('MSFT'));
+  hub.unsubscribe(anonymous, 'AAPL');
+  t.equal(hub.active, false, 'subscribing twice counts once');
+  t.notOk(hub.wantsSymbol('AAPL'));
+  const bob = hub.add(new FakeSocket(), 'bob');
+  t.equal(hub.active, true);
+  t.ok(hub.wantsAccount('bob'));
+  t.notOk(hub.wantsAccount('eve'));
+  hub.subscribe(bob, 'MSFT');
+  hub.remove(bob);
+  hub.remove(bob);
+  t.equal(hub.active, false, 'a removed subscriber (twice: dropped, then closed) leaves nothing');
+  t.notOk(hub.wantsAccount('bob'));
+  t.notOk(hub.wantsSymbol('MSFT'));
+  const slow = new FakeSocket(true);
+  hub.subscribe(hub.add(slow, 'ana'), 'AAPL');
+  for (let i = 0; i < 3 && slow.closed === undefined; i++) hub.publish(md(20 + i, 20 + i, 100_000));
+  t.equal(slow.closed?.code, SLOW_CONSUMER_CLOSE);
+  t.equal(hub.active, false, 'a dropped slow consumer wants nothing more');
+});

@@ -10,7 +10,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
 import type { Execution } from '../../core/messages.ts';
 import type { StoredExecution } from '../../ports.ts';
-import type { Generation } from './held-records.ts';
+import type { ExecutionRow, Generation } from './held-records.ts';
 
 const COLUMNS = 'id, seq, order_id, account, symbol, side, price, quantity, at, counter_order_id';
 
@@ -87,6 +87,7 @@ const fromRow = (r: ExecutionTableRow): StoredExecution => ({
 export class ExecutionStoreReads {
   readonly #ofAccount: StatementSync;
   readonly #ofOrder: StatementSync;
+  readonly #all: StatementSync;
 
   constructor(db: DatabaseSync) {
     ensureExecutionStore(db);
@@ -94,6 +95,17 @@ export class ExecutionStoreReads {
     // The account's range, sorted by id (it is by order): every row of it is returned anyway.
     this.#ofAccount = db.prepare(`${select} WHERE account = ? AND id < ? ORDER BY id`);
     this.#ofOrder = db.prepare(`${select} WHERE account = ? AND order_id = ? AND id < ? ORDER BY id`);
+    // A sort of the whole table: for checks, not for the order path.
+    this.#all = db.prepare(`SELECT ${COLUMNS} FROM executions ORDER BY id`);
+    this.#all.setReturnArrays(true);
+  }
+
+  /** Every stored execution as an ExecutionRow, in id order (without a counter order where none was stored). */
+  all(visit: (row: ExecutionRow) => void): void {
+    for (const read of this.#all.iterate()) {
+      const row = read as unknown as ExecutionRow | [...ExecutionRow, null];
+      visit(row[9] === null ? (row.slice(0, 9) as ExecutionRow) : (row as ExecutionRow));
+    }
   }
 
   /**

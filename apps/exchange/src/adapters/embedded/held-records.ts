@@ -9,9 +9,9 @@
 import type { Execution, Order } from '../../core/messages.ts';
 
 /**
- * An execution as the journal batch and the store's inserts carry it:
+ * An execution as the store's inserts carry it:
  * [id, seq, orderId, account, symbol, side, price, quantity, at, counterOrderId]
- * (the journal batches' own rows leave the counter order out; the store's inserts carry it).
+ * (the journal rows of older versions carried them without the counter order).
  */
 export type ExecutionRow = [number, number, number, string, string, string, number, number, number, number?];
 
@@ -104,7 +104,7 @@ function chunks<T>(rows: readonly T[], size: number): string[] {
   return parts;
 }
 
-const executionRow = (e: Execution): ExecutionRow => [
+export const executionRow = (e: Execution): ExecutionRow => [
   e.id,
   e.seq,
   e.orderId,

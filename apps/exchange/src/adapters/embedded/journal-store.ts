@@ -15,22 +15,25 @@ import {
   finishedOrderInserts,
   type FinishedOrderInserts,
 } from './finished-order-store.ts';
-import type { ExecutionRow, Generation, StoredRows } from './held-records.ts';
+import { executionRow, type ExecutionRow, type Generation, type StoredRows } from './held-records.ts';
 
 export type { ExecutionRow };
 
 const READ_BATCH = 100;
+/** The journal rows' executions column from now on: an empty list, which older versions still read. */
+const NO_EXECUTIONS = `'[]'`;
 /** Snapshots kept: the newest, and one before it in case the newest is unreadable. */
 const SNAPSHOTS_KEPT = 2;
 
-/** What one group commit writes: the commands of seqs firstSeq…lastSeq, their executions, maybe a snapshot. */
+/**
+ * What one group commit writes: the commands of seqs firstSeq…lastSeq, maybe a snapshot. Their
+ * executions are not in it: a replay derives them again, and the snapshot stores them.
+ */
 export interface JournalBatch {
   readonly firstSeq: number;
   readonly lastSeq: number;
   /** The encoded commands, comma-separated (command-codec.ts); empty when the batch has none. */
   readonly commands: string;
-  /** JSON of the batch's ExecutionRows. */
-  readonly executions: string;
   readonly snapshot?: StoredSnapshot;
   /** With a snapshot: the executions and finished orders up to it, inserted in its transaction. */
   readonly stored?: StoredRows;
@@ -38,6 +41,8 @@ export interface JournalBatch {
 
 /** Creates the journal's tables if they are missing (idempotent; any connection may call it). */
 export function ensureJournalSchema(db: DatabaseSync): void {
+  // `executions`: each batch's executions as JSON, written by versions before (nothing reads it
+  // now: the executions table and a replay have them); newer rows hold NO_EXECUTIONS.
   db.exec(`
     CREATE TABLE IF NOT EXISTS journal (
       first_seq INTEGER PRIMARY KEY,
@@ -58,7 +63,6 @@ export function ensureJournalSchema(db: DatabaseSync): void {
 }
 
 export class JournalReads {
-  readonly #db: DatabaseSync;
   readonly #read: StatementSync;
   readonly #latestSnapshot: StatementSync;
   readonly #snapshotParts: StatementSync;
@@ -69,7 +73,6 @@ export class JournalReads {
 
   constructor(db: DatabaseSync) {
     ensureJournalSchema(db);
-    this.#db = db;
     this.#executions = new ExecutionStoreReads(db);
     this.#finished = new FinishedOrderReads(db);
     this.#read = db.prepare(
@@ -106,11 +109,13 @@ export class JournalReads {
     }
   }
 
-  /** Every journaled execution, in order (reports and the tests' exactly-once check read them). */
-  executions(visit: (row: ExecutionRow) => void): void {
-    for (const row of this.#db.prepare('SELECT executions FROM journal ORDER BY first_seq').iterate()) {
-      for (const e of JSON.parse(row.executions as string) as ExecutionRow[]) visit(e);
-    }
+  /**
+   * Every execution, stored (in id order) then `held`, in the order they are held: the tests'
+   * exactly-once check reads them (an execution both stored and held would be visited twice).
+   */
+  executions(visit: (row: ExecutionRow) => void, held: readonly Generation[]): void {
+    this.#executions.all(visit);
+    for (const generation of held) for (const e of generation.executions) visit(executionRow(e));
   }
 
   /** The account's executions (of one order), stored and `held` (see ExecutionStoreReads). */
@@ -161,7 +166,7 @@ export class JournalBatchWriter {
     ensureJournalSchema(db);
     this.#db = db;
     this.#insert = db.prepare(
-      'INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ?)',
+      `INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ${NO_EXECUTIONS})`,
     );
     this.#insertExecutions = insertExecutions(db);
     this.#insertFinished = finishedOrderInserts(db);
@@ -177,7 +182,7 @@ export class JournalBatchWriter {
     try {
       this.#db.exec('BEGIN IMMEDIATE');
       if (batch.commands.length > 0) {
-        this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands, batch.executions);
+        this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands);
       }
       const { snapshot, stored } = batch;
       if (snapshot !== undefined) {

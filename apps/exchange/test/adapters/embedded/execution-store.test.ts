@@ -66,7 +66,6 @@ t.test('a generation stored but still held is read once', (t) => {
     firstSeq: 1,
     lastSeq: 1,
     commands: encodeCommand(deposit(1)),
-    executions: '[]',
     snapshot: { seq: 1, parts: ['{}'] },
     stored: storedRows([generation]),
   });
