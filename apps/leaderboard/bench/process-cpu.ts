@@ -1,19 +1,30 @@
 /**
- * CPU time of processes, from /proc (Linux only): what each process of a benchmark's path spends
- * per request. On a machine whose cores are shared, requests per second say how much was left
- * over for the benchmark; CPU per request says what a request costs, and where.
+ * CPU time of processes and threads, from /proc (Linux only): what each process (or thread) of a
+ * benchmark's path spends per request. On a machine whose cores are shared, requests per second
+ * say how much was left over for the benchmark; CPU per request says what a request costs, and
+ * where. The one parser of /proc's CPU figures for the leaderboard's benchmarks.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on every Linux that matters here). */
 const TICKS_PER_SECOND = 100;
 
+/** A process: its id, or `self` for this one. */
+export type Pid = number | 'self';
+
+/**
+ * The fields of a /proc stat file after the command name (which may hold spaces, in
+ * parentheses): index 0 is proc(5)'s field 3 (state), utime (field 14) is index 11.
+ */
+function statFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** The user + system CPU of a process (all its threads) in ms; 0 once it is gone. */
-export function processCpuMs(pid: number): number {
+export function processCpuMs(pid: Pid): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) in parentheses: utime is the 14th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(`/proc/${pid}/stat`);
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
   } catch {
     return 0;
@@ -22,9 +33,25 @@ export function processCpuMs(pid: number): number {
 
 /** The CPU of this process's children that have exited and been waited for (wrk, redis-benchmark). */
 export function reapedChildrenCpuMs(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields('/proc/self/stat');
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** The ids of a process's threads (the main thread's is the process's own id). */
+export function threadIds(pid: Pid): number[] {
+  return readdirSync(`/proc/${pid}/task`).map(Number);
+}
+
+/**
+ * A thread's time on a CPU so far, in µs: the first field of its schedstat (ns), finer than the
+ * stat file's ticks. 0 once the thread is gone (a helper thread that ended in between).
+ */
+export function threadCpuUs(pid: Pid, tid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return 0;
+  }
 }
 
 /** The processes whose parent is `pid` (nginx's workers). */
@@ -33,8 +60,7 @@ export function childrenOf(pid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+      if (Number(statFields(`/proc/${entry}/stat`)[1]) === pid) children.push(Number(entry));
     } catch {
       // gone meanwhile
     }

@@ -10,7 +10,7 @@
  * and the checkpoint's µs an entry); run it several times, old and new code interleaved.
  * DATA_FSYNC=false commits with synchronous = NORMAL.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '@tessera/kit';
@@ -18,6 +18,7 @@ import { seededRandom } from '@tessera/testkit';
 import { CheckpointWriter } from '../src/adapters/embedded/checkpoint-writer.ts';
 import { WorkerWinLog } from '../src/adapters/embedded/worker-win-log.ts';
 import { Ranking } from '../src/core/ranking.ts';
+import { threadCpuUs, threadIds } from './process-cpu.ts';
 
 const WINS = Number(process.env.BENCH_WINS ?? 40_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5_000);
@@ -27,7 +28,7 @@ const SYNCHRONOUS = process.env.DATA_FSYNC === 'false' ? 'normal' : 'full';
 const PERIOD = '2026-11';
 
 function tids(): Set<number> {
-  return new Set(readdirSync('/proc/self/task').map(Number));
+  return new Set(threadIds('self'));
 }
 
 /** The threads started by `start`, in the order the kernel numbered them. */
@@ -37,14 +38,7 @@ function threadsOf<T>(start: () => T): { value: T; threads: number[] } {
   return { value, threads: [...tids()].filter((tid) => !before.has(tid)).sort((a, b) => a - b) };
 }
 
-/** A thread's time on a CPU so far (µs): the first field of schedstat, in ns, finer than stat's ticks. */
-function cpuUs(tid: number): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
-  } catch {
-    return 0; // a helper thread that ended in between
-  }
-}
+const cpuUs = (tid: number): number => threadCpuUs('self', tid);
 
 const dir = mkdtempSync(join(tmpdir(), 'lb-update-path-'));
 try {

@@ -180,6 +180,26 @@ t.test('fast writes are counted in the request-duration metric of their route', 
   );
 });
 
+t.test('the writes of one turn, their bodies read together, are each answered in order', async (t) => {
+  const { port, auth, written } = await appWith(t);
+  const post = (body: string) =>
+    `POST /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${body.length}\r\n\r\n${body}`;
+  // Pipelined in one packet: parsed in one turn, so one immediate reads all three bodies; the
+  // second is declined and goes to the full route between the two fast ones.
+  const bodies = ['{"fast":1}', '{"n":2}', '{"fast":3}'];
+  const res = await rawExchange(port, [bodies.map(post).join('')], 2000);
+  t.same(
+    parseResponses(res.text).map((r) => [r.status, JSON.parse(r.body) as unknown]),
+    [
+      [200, { from: 'fast', body: { fast: 1 } }],
+      [200, { from: 'full', body: { n: 2 } }],
+      [200, { from: 'fast', body: { fast: 3 } }],
+    ],
+  );
+  t.same(written, [{ fast: 1 }, { fast: 3 }]);
+});
+
 t.test('a fast write followed by a stray byte gets its answer, then the 400', async (t) => {
   const { port, auth, written } = await appWith(t);
   const body = '{"fast":1}';
