@@ -15,10 +15,13 @@
  *   player does not depend on the count.
  *
  * Run with `node --expose-gc` so that the RSS figures are taken after a full collection.
- * BENCH_USERS scales it down (default 25000000).
+ * BENCH_USERS scales it down (default 25000000). BENCH_TIE_BREAKS picks the modes (default
+ * `shared,earliest`): one per process compares them fairly (a second rebuild in one process runs
+ * on the first one's freed memory and SQLite cache). BENCH_MEMORY=0 and BENCH_SHAPES=0 skip the
+ * memory build and the id shapes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openSqlite } from '@tessera/kit';
@@ -38,7 +41,26 @@ const SHAPE_USERS = Math.min(USERS, 2_000_000);
 /** Ids made at a time for the memory figure's build (outside its clock). */
 const CHUNK = 1 << 16;
 const PERIOD = '2026-11';
-const gc = (globalThis as { gc?: () => void }).gc;
+const MODES = (process.env.BENCH_TIE_BREAKS?.split(',') ?? TIE_BREAKS).map((mode) => {
+  if (!(TIE_BREAKS as readonly string[]).includes(mode)) throw new Error(`unknown tie-break ${mode}`);
+  return mode as TieBreak;
+});
+/** V8's gc() under --expose-gc; a 'last-resort' collection also gives back the young generation. */
+type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+const gc = (globalThis as { gc?: Gc }).gc;
+
+/** The load average, printed beside every figure (the machine is shared). */
+function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+/** CPU milliseconds this thread has used (the reading thread's are not counted). */
+function threadCpuMs(): number {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+}
 
 /** A 24-character lowercase hex id, like a MongoDB ObjectId; distinct for every i < 2^32. */
 function hexId(i: number): string {
@@ -70,12 +92,18 @@ const random = seededRandom(42);
 
 /**
  * A full GC, then again after V8's array-buffer sweeper (a thread of its own) has freed what the
- * first one found dead: RSS read right after a single gc() still holds those buffers.
+ * first one found dead: RSS read right after a single gc() still holds those buffers. Then a
+ * memory-reducing one ('last-resort'): an ordinary gc() leaves V8 holding the pages a burst of
+ * short-lived objects (the id strings of a build or a replay) made it take, in its young generation
+ * or its pool of free pages, which is V8's and not the ranking's. Returns the RSS before that one.
  */
-async function settle(): Promise<void> {
+async function settle(): Promise<number> {
   gc?.();
   await sleep(500);
   gc?.();
+  const rss = process.memoryUsage().rss;
+  gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  return rss;
 }
 
 function median(values: number[]): number {
@@ -115,12 +143,12 @@ function rate(m: Rate): string {
 console.log(`leaderboard core benchmark · ${machine()}`);
 console.log(
   `setup: ${USERS.toLocaleString('en-US')} players (24-char hex ids), one win each in a node:sqlite win log, ` +
-    `both tie-breaks; ${OPS.toLocaleString('en-US')} updates and rank reads and ${TOP_READS.toLocaleString('en-US')} top-10 reads per round, median of ${ROUNDS} rounds; ` +
-    `gc ${gc === undefined ? 'NOT exposed (run with --expose-gc)' : 'exposed'}`,
+    `tie-break ${MODES.join(' and ')}; ${OPS.toLocaleString('en-US')} updates and rank reads and ${TOP_READS.toLocaleString('en-US')} top-10 reads per round, median of ${ROUNDS} rounds; ` +
+    `gc ${gc === undefined ? 'NOT exposed (run with --expose-gc)' : 'exposed'}; load average ${load()}`,
 );
 
-const results: Record<string, unknown> = { machine: machine(), players: USERS };
-results.memory = await measureMemory();
+const results: Record<string, unknown> = { machine: machine(), players: USERS, loadAtStart: load() };
+if (process.env.BENCH_MEMORY !== '0') results.memory = await measureMemory();
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-lb-bench-'));
 try {
@@ -161,8 +189,11 @@ try {
   results.leanReadSeconds = leanReadMs / 1000;
 
   const replays = new ThreadedWinLogReads(join(dir, 'wins.db'));
-  for (const tieBreak of TIE_BREAKS) results[tieBreak] = await benchMode(tieBreak, replays, leanReadMs);
-  results.idShapes = idShapes();
+  for (const tieBreak of MODES) results[tieBreak] = await benchMode(tieBreak, replays, leanReadMs);
+  if (process.env.BENCH_SHAPES !== '0') results.idShapes = idShapes();
+  const loadAtEnd = load();
+  results.loadAtEnd = loadAtEnd;
+  console.log(`\nload average at the end ${loadAtEnd}`);
   db.close();
   saveResults('leaderboard-core', results);
 } finally {
@@ -197,17 +228,22 @@ async function measureMemory(): Promise<Record<string, number>> {
   const placing = performance.now();
   ranking.top(0, 1);
   buildMs += performance.now() - placing;
-  await settle();
+  const rssAfterGc = await settle();
   const after = process.memoryUsage();
   const figures = {
     rssBytesPerPlayer: (after.rss - before.rss) / USERS,
+    rssBytesPerPlayerOrdinaryGc: (rssAfterGc - before.rss) / USERS,
     heapBytesPerPlayer: (after.heapUsed - before.heapUsed) / USERS,
     typedArrayBytesPerPlayer: ranking.byteLength / ranking.size,
     applyPerSecond: (USERS / buildMs) * 1000,
   };
   printTable('memory (24-char hex ids; the same arrays in both tie-break modes)', [
     ['players', ranking.size.toLocaleString('en-US')],
-    ['RSS growth per player, after a full GC', `${figures.rssBytesPerPlayer.toFixed(1)} bytes`],
+    ['RSS growth per player, after a memory-reducing GC', `${figures.rssBytesPerPlayer.toFixed(1)} bytes`],
+    [
+      '  after an ordinary full GC (V8 keeps pages)',
+      `${figures.rssBytesPerPlayerOrdinaryGc.toFixed(1)} bytes`,
+    ],
     ['  of which JS heap', `${figures.heapBytesPerPlayer.toFixed(1)} bytes`],
     ['typed arrays per player (capacity)', `${figures.typedArrayBytesPerPlayer.toFixed(1)} bytes`],
     ['(building it: new players applied)', perSecond(USERS, buildMs)],
@@ -227,12 +263,16 @@ async function benchMode(
   const ranking = new Ranking(tieBreak);
   let readMs = 0;
   let applyMs = 0;
+  let applyCpuMs = 0;
   let applied = 0;
+  const loadBefore = load();
   let t0 = performance.now();
   for await (const batch of replays.read(PERIOD, 0)) {
     const t1 = performance.now();
     readMs += t1 - t0;
+    const cpu = threadCpuMs();
     for (const win of batch) ranking.apply(win.seq, win.userId, win.points);
+    applyCpuMs += threadCpuMs() - cpu;
     t0 = performance.now();
     applyMs += t0 - t1;
     applied += batch.length;
@@ -242,8 +282,11 @@ async function benchMode(
   if (applied !== USERS) throw new Error(`the replay read ${applied} wins of ${USERS}`);
   // The players met in the replay are placed at the first read, all at once: part of the rebuild.
   const placing = performance.now();
+  const placingCpu = threadCpuMs();
   ranking.top(0, 1);
   applyMs += performance.now() - placing;
+  applyCpuMs += threadCpuMs() - placingCpu;
+  const loadAfter = load();
   await settle();
   const rssPerPlayer = (process.memoryUsage().rss - before) / USERS;
   const bytesPerPlayer = ranking.byteLength / ranking.size;
@@ -276,6 +319,11 @@ async function benchMode(
       `${((readMs + applyMs) / 1000).toFixed(1)} s: ${(readMs / 1000).toFixed(1)} s reading, ${(applyMs / 1000).toFixed(1)} s applying (${perSecond(applied, applyMs)})`,
     ],
     [
+      '  applying, CPU time of this thread',
+      `${(applyCpuMs / 1000).toFixed(1)} s (${perSecond(applied, applyCpuMs)})`,
+    ],
+    ['  load average before / after', `${loadBefore} / ${loadAfter}`],
+    [
       '  with a lean read (3 columns, rows as arrays)',
       `${((leanReadMs + applyMs) / 1000).toFixed(1)} s: ${(leanReadMs / 1000).toFixed(1)} s reading`,
     ],
@@ -291,6 +339,7 @@ async function benchMode(
     rebuildSeconds: (readMs + applyMs) / 1000,
     rebuildReadSeconds: readMs / 1000,
     rebuildApplySeconds: applyMs / 1000,
+    rebuildApplyCpuSeconds: applyCpuMs / 1000,
     updatesPerSecond: updates.rate,
     rankReadsPerSecond: ranks.rate,
     topReadsPerSecond: tops.rate,

@@ -1,4 +1,4 @@
-import { grown, resized } from './typed-arrays.ts';
+import { GROWTH, grown, resized } from './typed-arrays.ts';
 
 /** A set of handles with O(1) add, one bit per player, and a drain. */
 export class ChangedSet {
@@ -9,9 +9,10 @@ export class ChangedSet {
     return this.#bits.byteLength;
   }
 
-  add(handle: number): void {
+  /** `growth`: as in `grown`, more than GROWTH during a replay (which trims the set when done). */
+  add(handle: number, growth = GROWTH): void {
     const word = handle >>> 5;
-    if (word >= this.#bits.length) this.#bits = grown(this.#bits, word + 1);
+    if (word >= this.#bits.length) this.#bits = grown(this.#bits, word + 1, growth);
     const bit = 1 << (handle & 31);
     if ((this.#bits[word]! & bit) !== 0) return;
     this.#bits[word]! |= bit;

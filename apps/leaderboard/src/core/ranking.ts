@@ -124,7 +124,8 @@ export class Ranking {
   apply(seq: number, userId: string, points: number): boolean {
     const placed = this.#order.size;
     const known = this.#ids.size;
-    const handle = this.#ids.intern(userId, this.#idGrowth(placed, known));
+    const growth = this.#growth(placed, known);
+    const handle = this.#ids.intern(userId, growth);
     if (handle < placed) {
       if (seq <= this.#seqs.get(handle)) return false;
       this.#place(handle, this.#take(handle) + points, seq);
@@ -132,10 +133,10 @@ export class Ranking {
       if (seq <= this.#seqs.get(handle)) return false;
       this.#pendingScores![handle - placed]! += points;
     } else {
-      this.#setPendingScore(handle - placed, points);
+      this.#setPendingScore(handle - placed, points, growth);
     }
-    this.#seqs.set(handle, seq);
-    this.#changed.add(handle);
+    this.#seqs.set(handle, seq, growth);
+    this.#changed.add(handle, growth);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
     return true;
   }
@@ -145,14 +146,15 @@ export class Ranking {
    * players are placed together, in seq order, before the next read or win.
    */
   restore(entry: RankingEntry): void {
-    const handle = this.#ids.intern(entry.userId, this.#idGrowth(this.#order.size, this.#ids.size));
+    const growth = this.#growth(this.#order.size, this.#ids.size);
+    const handle = this.#ids.intern(entry.userId, growth);
     if (handle < this.#order.size) {
       this.#take(handle);
       this.#place(handle, entry.score, entry.seq);
     } else {
-      this.#setPendingScore(handle - this.#order.size, entry.score);
+      this.#setPendingScore(handle - this.#order.size, entry.score, growth);
     }
-    this.#seqs.set(handle, entry.seq);
+    this.#seqs.set(handle, entry.seq, growth);
   }
 
   /** Marks the ranking as holding every win up to `seq` (after a restore). */
@@ -237,11 +239,12 @@ export class Ranking {
   }
 
   /**
-   * How much the id table grows when full: by BULK_GROWTH while the players waiting to be placed
-   * are at least as many as those placed (a replay or a restore, which ends in a bulk placement
-   * that trims the table), else by GROWTH, which keeps the unused capacity small.
+   * How much the id table and the columns grow when full: by BULK_GROWTH while the players waiting
+   * to be placed are at least as many as those placed (a replay or a restore, which ends in a bulk
+   * placement that trims them), else by GROWTH, which keeps the unused capacity small. A column's
+   * capacity beyond what is written costs address space, not memory (the pages are never touched).
    */
-  #idGrowth(placed: number, known: number): number {
+  #growth(placed: number, known: number): number {
     if (known - placed < placed) return GROWTH;
     this.#oversized = true;
     return BULK_GROWTH;
@@ -387,8 +390,8 @@ export class Ranking {
     return lo;
   }
 
-  #setPendingScore(pending: number, score: number): void {
-    this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(16), pending + 1);
+  #setPendingScore(pending: number, score: number, growth: number): void {
+    this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(16), pending + 1, growth);
     this.#pendingScores[pending] = score;
   }
 

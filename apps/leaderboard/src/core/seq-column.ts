@@ -1,4 +1,4 @@
-import { grown, resized } from './typed-arrays.ts';
+import { GROWTH, grown, resized } from './typed-arrays.ts';
 
 /**
  * Each player's seq (the win-log position of their last counted win), 4 bytes a player: stored as
@@ -19,7 +19,8 @@ export class SeqColumn {
     return this.#offsets === undefined ? this.#wide![handle]! : this.#base + this.#offsets[handle]!;
   }
 
-  set(handle: number, seq: number): void {
+  /** `growth`: as in `grown`, more than GROWTH during a replay (which trims the column when done). */
+  set(handle: number, seq: number, growth = GROWTH): void {
     if (!this.#based) {
       this.#base = seq;
       this.#based = true;
@@ -28,11 +29,11 @@ export class SeqColumn {
     const offset = seq - this.#base;
     if (offsets !== undefined && (offset | 0) === offset) {
       if (handle < offsets.length) offsets[handle] = offset;
-      else (this.#offsets = grown(offsets, handle + 1))[handle] = offset;
+      else (this.#offsets = grown(offsets, handle + 1, growth))[handle] = offset;
       return;
     }
     this.#widen();
-    this.#wide = grown(this.#wide!, handle + 1);
+    this.#wide = grown(this.#wide!, handle + 1, growth);
     this.#wide[handle] = seq;
   }
 

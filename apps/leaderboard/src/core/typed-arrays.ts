@@ -12,10 +12,13 @@ export type NumberArray = IntArray | Float64Array;
  */
 export const GROWTH = 1.25;
 
-/** A copy of `from` with room for at least `needed` elements (same type); `from` when it already has room. */
-export function grown<T extends NumberArray>(from: T, needed: number): T {
+/**
+ * A copy of `from` with room for at least `needed` elements (same type); `from` when it already has
+ * room. `growth` above GROWTH is for a replay, which trims its columns when done.
+ */
+export function grown<T extends NumberArray>(from: T, needed: number, growth = GROWTH): T {
   if (needed <= from.length) return from;
-  const length = Math.max(needed, Math.ceil(from.length * GROWTH), 16);
+  const length = Math.max(needed, Math.ceil(from.length * growth), 16);
   const to = new (from.constructor as new (length: number) => T)(length);
   to.set(from);
   return to;

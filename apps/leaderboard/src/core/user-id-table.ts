@@ -60,16 +60,16 @@ export class UserIdTable {
   }
 
   /**
-   * The handle of `id`, adding it when new. `growth`: how much the slots grow when full; a caller
-   * adding millions at once (a replay) passes more than GROWTH, since each growth rewrites every
-   * slot at random, and trims the table when done.
+   * The handle of `id`, adding it when new. `growth`: how much the slots and keys grow when full; a
+   * caller adding millions at once (a replay) passes more than GROWTH, since each growth rewrites
+   * every slot at random and copies every key, and trims the table when done.
    */
   intern(id: string, growth = GROWTH): number {
     const hash = this.#parse(id);
     const slot = this.#find(id, hash);
     const entry = this.#slots[slot]!;
     if (entry !== EMPTY) return (entry & HANDLE_MASK) - 1;
-    const handle = this.#append(id);
+    const handle = this.#append(id, growth);
     this.#slots[slot] = tagged(handle, hash);
     if (this.#count > this.#slots.length * MAX_LOAD) this.#rehash(Math.ceil(this.#slots.length * growth));
     return handle;
@@ -167,14 +167,14 @@ export class UserIdTable {
     return true;
   }
 
-  #append(id: string): number {
+  #append(id: string, growth: number): number {
     if (id.length === 0 || id.length > 255)
       throw new RangeError(`user id length ${id.length} is outside 1..255`);
     const handle = this.#count;
     if (handle >= MAX_PLAYERS)
       throw new RangeError(`a ranking holds at most ${MAX_PLAYERS} players: partition it`);
-    this.#keys = grown(this.#keys, 3 * (handle + 1));
-    this.#hex = grown(this.#hex, (handle >>> 5) + 1);
+    this.#keys = grown(this.#keys, 3 * (handle + 1), growth);
+    this.#hex = grown(this.#hex, (handle >>> 5) + 1, growth);
     const k = 3 * handle;
     if (this.#isHex) {
       this.#keys[k] = this.#w0;
@@ -184,7 +184,7 @@ export class UserIdTable {
     } else {
       if (this.#used + id.length > MAX_ARENA_BYTES)
         throw new RangeError('user id arena is full (4 GiB): partition the leaderboard');
-      this.#bytes = grown(this.#bytes, this.#used + id.length);
+      this.#bytes = grown(this.#bytes, this.#used + id.length, growth);
       for (let i = 0; i < id.length; i++) this.#bytes[this.#used + i] = id.charCodeAt(i);
       this.#keys[k] = this.#used;
       this.#keys[k + 1] = id.length;
@@ -220,13 +220,19 @@ export class UserIdTable {
       this.#slots = slots;
       return;
     }
+    // Each key is hashed once (a hex key is three mix32 rounds): kept by handle for the bucketing.
+    const byHandle = new Uint32Array(count);
     const starts = new Int32Array(REHASH_BUCKETS + 1);
-    for (let handle = 0; handle < count; handle++) starts[(this.#hashOf(handle) >>> REHASH_SHIFT) + 1]!++;
+    for (let handle = 0; handle < count; handle++) {
+      const hash = this.#hashOf(handle);
+      byHandle[handle] = hash;
+      starts[(hash >>> REHASH_SHIFT) + 1]!++;
+    }
     for (let bucket = 1; bucket <= REHASH_BUCKETS; bucket++) starts[bucket]! += starts[bucket - 1]!;
     const handles = new Int32Array(count);
     const hashes = new Uint32Array(count);
     for (let handle = 0; handle < count; handle++) {
-      const hash = this.#hashOf(handle);
+      const hash = byHandle[handle]!;
       const at = starts[hash >>> REHASH_SHIFT]!++;
       handles[at] = handle;
       hashes[at] = hash;

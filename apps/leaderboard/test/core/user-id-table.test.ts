@@ -92,6 +92,33 @@ t.test('reserve makes room once: interning up to the count neither rehashes nor 
   t.equal(table.byteLength, reserved);
 });
 
+t.test(
+  'interning with a growth of 2 (a replay) copies the keys a few times, not once per quarter',
+  async (t) => {
+    const n = 200_000;
+    const hex = (i: number): string => (i * 2654435761).toString(16).padStart(24, '0');
+    const growths = (growth?: number): number => {
+      const table = new UserIdTable();
+      let changes = 0;
+      let bytes = table.byteLength;
+      for (let i = 0; i < n; i++) {
+        table.intern(hex(i), growth);
+        if (table.byteLength !== bytes) changes++;
+        bytes = table.byteLength;
+      }
+      let wrong = 0;
+      for (let i = 0; i < n; i++) if (table.handleOf(hex(i)) !== i || table.idOf(i) !== hex(i)) wrong++;
+      t.equal(wrong, 0, `every id found (growth ${growth ?? 'default'})`);
+      return changes;
+    };
+    const ordinary = growths();
+    const replay = growths(2);
+    // From 1,024 handles to 200,000: 8 doublings of the keys and of the slots, 24 growths by 1.25.
+    t.ok(replay <= 20, `${replay} growths by 2`);
+    t.ok(replay * 2 < ordinary, `${replay} growths by 2 against ${ordinary} by default`);
+  },
+);
+
 t.test('trim gives back unused capacity and every id stays found, before and after more', async (t) => {
   const table = new UserIdTable();
   const n = 150_000; // past the size from which a rehash buckets by home slot
