@@ -173,7 +173,8 @@ export interface SearchIndex {
   upsert(doc: SearchDocument): Promise<void>;
   /**
    * Adds the documents not indexed yet, in one write; one already there is left as it is (the
-   * worker indexes a new copy before filing it: a later change's upsert must not be undone).
+   * worker adds a copy once filed, and a change made in between was already upserted by the
+   * indexer: it must not be undone).
    */
   addNew(docs: readonly SearchDocument[]): Promise<void>;
   remove(userId: string, emailId: string): Promise<void>;

@@ -213,7 +213,9 @@ export function createWorker(options: WorkerOptions): Worker {
   /**
    * Files the copies of a whole batch in one metadata write (threads resolved in order inside
    * it), then tells their users and indexes the copies. Filed first: the search index never holds
-   * back or fails a delivery, and a copy whose filing fails is never indexed.
+   * back or fails a delivery, and a copy whose filing fails is never indexed. The job's ack does
+   * wait for the index write: when another process holds search.db's write lock, up to its busy
+   * timeout (then the copies go to the indexer as change events), and the batches behind it wait.
    */
   const fileCopies = async (copies: readonly NewCopy[]): Promise<void> => {
     if (copies.length === 0) return;
