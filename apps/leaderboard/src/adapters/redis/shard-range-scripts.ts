@@ -4,9 +4,10 @@
  * - `rank`: the sorted set of the entries in this shard's range (and, for a moment, out of it);
  * - `ctl`: a hash with `epoch`, bumped by every step of a move, and `floor`, the fence floor (µs):
  *   a write carrying a token below it is refused like a fenced one (see RANGE_PRUNE);
- * - `steps`: the last STEPS_KEPT steps of moves here, newest first, each as the highest score of
- *   an entry it added, removed or unmarked (`-inf` for none): a read asks whether a step since its
- *   first look touched an entry it counts (RANGE_LOOK);
+ * - `steps`: the last STEPS_KEPT steps here, newest first, each as the highest score of an entry
+ *   it added, removed or unmarked (`-inf` for none): a read asks whether a step since its first
+ *   look touched an entry it counts (RANGE_LOOK). A step is a step of a move, or a write that gave
+ *   a player its first entry here: both change the shard's size, which pages are positioned by;
  * - `moving`: the moves in flight into this shard, user → deadline (ms, this server's clock): an
  *   entry that may also be on another shard. Past its deadline the move is taken over (a scrub);
  * - `fence`: user → the highest lease token that wrote the user here. A write carrying a lower
@@ -20,10 +21,22 @@
 export const STEPS_KEPT = 256;
 
 /**
+ * `push_step(ctl_key, steps_key, top)`: records a step here: `epoch` bumped, `top` (the highest
+ * score it touched, nil for none) pushed onto `steps`. Also run by HOME_APPLY (shard-scripts.ts).
+ */
+export const PUSH_STEP = `
+local function push_step(ctl_key, steps_key, top)
+  redis.call('HINCRBY', ctl_key, 'epoch', 1)
+  redis.call('LPUSH', steps_key, top and string.format('%.17g', top) or '-inf')
+  redis.call('LTRIM', steps_key, 0, ${STEPS_KEPT - 1})
+end
+`;
+
+/**
  * `fenced(user, token)`: true when a newer token already wrote `user` here, or the token is below
  * the floor (its field may be pruned); then the write is refused.
  */
-const FENCE = `
+const FENCE = `${PUSH_STEP}
 local rank_key, ctl_key, moving_key, fence_key, steps_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local refused = {}
 local step_top
@@ -31,9 +44,7 @@ local function touched(score)
   if score and (step_top == nil or tonumber(score) > step_top) then step_top = tonumber(score) end
 end
 local function step()
-  redis.call('HINCRBY', ctl_key, 'epoch', 1)
-  redis.call('LPUSH', steps_key, step_top and string.format('%.17g', step_top) or '-inf')
-  redis.call('LTRIM', steps_key, 0, ${STEPS_KEPT - 1})
+  push_step(ctl_key, steps_key, step_top)
 end
 local floor = tonumber(redis.call('HGET', ctl_key, 'floor') or '0')
 local function fenced(user, token)
@@ -47,11 +58,17 @@ local function fenced(user, token)
 end
 `;
 
-/** ARGV: user, encoded, token per entry. Writes entries that stay on this shard. */
+/**
+ * ARGV: user, encoded, token per entry. Writes entries that stay on this shard; a player's first
+ * entry here is a step (a page counted by sizes before it would be cut short of its last entry).
+ */
 export const RANGE_PUT = `${FENCE}
 for i = 1, #ARGV, 3 do
-  if not fenced(ARGV[i], ARGV[i + 2]) then redis.call('ZADD', rank_key, ARGV[i + 1], ARGV[i]) end
+  if not fenced(ARGV[i], ARGV[i + 2]) and redis.call('ZADD', rank_key, ARGV[i + 1], ARGV[i]) == 1 then
+    touched(ARGV[i + 1])
+  end
 end
+if step_top then step() end
 return refused
 `;
 

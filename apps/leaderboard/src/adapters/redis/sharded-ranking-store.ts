@@ -228,7 +228,13 @@ export class ShardedRankingStore implements RankingStore {
     return this.#reads.consistent(async () => {
       const looks = await this.#reads.looks(period, '+inf', '');
       if (looks === RETRY) return RETRY;
-      return this.#reads.ranked(period, looks, offset, await this.#reads.page(period, looks, offset, limit));
+      return this.#reads.ranked(
+        period,
+        looks,
+        offset,
+        limit,
+        await this.#reads.page(period, looks, offset, limit),
+      );
     });
   }
 
@@ -240,8 +246,14 @@ export class ShardedRankingStore implements RankingStore {
       if (mine === undefined) return undefined;
       const position = await this.#reads.position(period, mine, userId);
       const from = Math.max(0, position - n);
-      const page = await this.#reads.page(period, looks, from, position + n + 1 - from);
-      return this.#reads.ranked(period, looks, from, page);
+      const limit = position + n + 1 - from;
+      return this.#reads.ranked(
+        period,
+        looks,
+        from,
+        limit,
+        await this.#reads.page(period, looks, from, limit),
+      );
     });
   }
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Period } from '../../core/period.ts';
 import type { Standing } from '../../core/standing.ts';
+import { leaderboardErrors } from '../../errors.ts';
 import { LuaScript } from './lua-script.ts';
 import { SEQ_SPAN } from './score-encoding.ts';
 import { RANGE_AHEAD, RANGE_LOOK } from './shard-range-scripts.ts';
@@ -145,24 +146,28 @@ export class ShardedReads {
   }
 
   /**
-   * Standings of a page starting at `offset`, checked against the look it was read after: RETRY
-   * if a move touched, or an entry in flight is, an entry as low as the page's last one or above
-   * (the positions were found by counts that may hold its player twice or miss it).
+   * Standings of a page of `limit` entries asked from `offset`, checked against the look it was
+   * read after: RETRY if a step touched, or an entry in flight is, an entry as low as the page's
+   * last one or above (the positions were found by counts that may hold its player twice or miss
+   * it). A page shorter than asked claims the end of the ranking: RETRY on any step or move.
    */
   async ranked(
     period: Period,
     looks: readonly Look[],
     offset: number,
+    limit: number,
     page: readonly Entry[],
   ): Promise<Standing[] | Retry> {
     const first = page[0];
-    const lowest = page.at(-1)?.encoded;
-    // Scores are integers: above lowest - 1 is as low as the last entry or above; a page past the
-    // end was found by counts alone, which any move may change.
+    // A full page: entries below its last one move no position in it. A short one was cut by the
+    // sizes of a first look that is not one instant across shards (or by a shard holding fewer
+    // than its size by then): a player moved below it meanwhile, to a shard counted empty, is in
+    // no read, and that step touched nothing as high as the page's last entry.
+    const lowest = page.length < limit ? undefined : page.at(-1)?.encoded;
+    // Scores are integers: above lowest - 1 is as low as the last entry or above.
     const since = { looks, above: lowest === undefined ? -1 : lowest - 1 };
     const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '', since);
     if (check === RETRY || check.some((look) => look.changed)) return RETRY;
-    // An empty page (past the end) was found by counts alone: any move in flight may be in them.
     if (
       lowest === undefined
         ? !still(looks) || !still(check)
@@ -183,17 +188,22 @@ export class ShardedReads {
   /**
    * Runs a read until no move in flight or between its looks could change its answer. A move
    * lasts at most a lease before it is taken over, so waiting a lease and a little more always
-   * ends.
+   * ends; past that the read fails (503, coded) rather than answer what it could not check.
    */
   async consistent<T>(attempt: () => Promise<T | Retry>): Promise<T> {
     const until = performance.now() + this.#context.leaseMs + READ_GRACE_MS;
-    for (let i = 0; ; i++) {
+    let tries = 0;
+    for (; ; tries++) {
       const result = await attempt();
       if (result !== RETRY) return result;
       if (performance.now() > until) break;
-      await sleep(Math.min(i, 20));
+      await sleep(Math.min(tries, 20));
     }
-    throw new Error('the sharded ranking kept moving under a read for longer than a lease');
+    throw leaderboardErrors.LB_STORE_UNAVAILABLE(
+      `the sharded ranking kept moving under a read for longer than a lease (${tries + 1} tries); retry later`,
+      { dependency: 'redis' },
+      { 'Retry-After': '1' },
+    );
   }
 
   total(encoded: number): number {
