@@ -5,7 +5,14 @@ import { leaderboardErrors } from '../../errors.ts';
 import { LuaScript } from './lua-script.ts';
 import { SEQ_SPAN } from './score-encoding.ts';
 import { RANGE_AHEAD, RANGE_LOOK } from './shard-range-scripts.ts';
-import { inShardOrder, mergeDescending, ranksAbove, type Entry, type ShardExtent } from './shard-layout.ts';
+import {
+  descending,
+  inShardOrder,
+  mergeDescending,
+  ranksAbove,
+  type Entry,
+  type ShardExtent,
+} from './shard-layout.ts';
 import type { ShardedContext } from './sharded-context.ts';
 
 const rangeLook = new LuaScript(RANGE_LOOK);
@@ -158,6 +165,10 @@ export class ShardedReads {
     limit: number,
     page: readonly Entry[],
   ): Promise<Standing[] | Retry> {
+    // Read by sizes, the shards were in order at their looks; a score that grew in place since
+    // (no step: a placer with bounds from before a rebalance) can put a shard's entry above the
+    // one before it. Read again: the looks then see the shards out of order, and merge.
+    if (!descending(page)) return RETRY;
     const first = page[0];
     // A full page: entries below its last one move no position in it. A short one was cut by the
     // sizes of a first look that is not one instant across shards (or by a shard holding fewer

@@ -40,7 +40,7 @@ async function ranking(
     Promise.all(
       shards.map(async (r) => (await r.zscore(`${options.keyPrefix}{${PERIOD}}:rank`, user)) !== null),
     );
-  return { writer, reader, where };
+  return { writer, reader, where, options };
 }
 
 const rows = (standings: readonly Standing[]) => standings.map((s) => [s.userId, s.score, s.rank]);
@@ -113,6 +113,30 @@ t.test('a page is read again when a player joins above it before its check', asy
   gate.open();
   t.same(rows(await page), [
     ['a', 30, 2],
+    ['b', 25, 3],
+  ]);
+});
+
+t.test('a page whose shards fell out of order after its looks is read again, merged', async (t) => {
+  const gate = commandGate('zrevrange');
+  const { reader, where, options } = await ranking(
+    servers.slice(0, 2),
+    [20],
+    [win(1, 'a', 30), win(2, 'b', 25), win(3, 'c', 18), win(4, 'd', 15)],
+    gate,
+  );
+  // A placer with bounds from before a rebalance (here its own, 40): d's new score stays on shard
+  // 1, written in place (no step), above b on shard 0.
+  const stale = new ShardedRankingStore(servers.slice(0, 2), { ...options, initialBounds: [40] });
+  const page = reader.top(PERIOD, 0, 3);
+  await gate.reached;
+  await stale.applyWin(win(5, 'd', 12));
+  await stale.settle();
+  t.same(await where('d'), [false, true]);
+  gate.open();
+  t.same(rows(await page), [
+    ['a', 30, 1],
+    ['d', 27, 2],
     ['b', 25, 3],
   ]);
 });
