@@ -7,7 +7,9 @@
  * - `steps`: the last STEPS_KEPT steps here, newest first, each as the highest score of an entry
  *   it added, removed or unmarked (`-inf` for none): a read asks whether a step since its first
  *   look touched an entry it counts (RANGE_LOOK). A step is a step of a move, or a write that gave
- *   a player its first entry here: both change the shard's size, which pages are positioned by;
+ *   players their first entry here (`j<score>`, *joined*): it counts for pages only, which are
+ *   positioned by the shards' sizes, and not for ranks (a player joining is no player counted
+ *   twice or missed, whenever the count runs);
  * - `moving`: the moves in flight into this shard, user → deadline (ms, this server's clock): an
  *   entry that may also be on another shard. Past its deadline the move is taken over (a scrub);
  * - `fence`: user → the highest lease token that wrote the user here. A write carrying a lower
@@ -21,13 +23,15 @@
 export const STEPS_KEPT = 256;
 
 /**
- * `push_step(ctl_key, steps_key, top)`: records a step here: `epoch` bumped, `top` (the highest
- * score it touched, nil for none) pushed onto `steps`. Also run by HOME_APPLY (shard-scripts.ts).
+ * `push_step(ctl_key, steps_key, top, joined)`: records a step here: `epoch` bumped, `top` (the
+ * highest score it touched, nil for none) pushed onto `steps`, marked when the step only gave
+ * players their first entry. Also run by HOME_APPLY (shard-scripts.ts).
  */
 export const PUSH_STEP = `
-local function push_step(ctl_key, steps_key, top)
+local function push_step(ctl_key, steps_key, top, joined)
   redis.call('HINCRBY', ctl_key, 'epoch', 1)
-  redis.call('LPUSH', steps_key, top and string.format('%.17g', top) or '-inf')
+  local mark = joined and 'j' or ''
+  redis.call('LPUSH', steps_key, top and mark .. string.format('%.17g', top) or '-inf')
   redis.call('LTRIM', steps_key, 0, ${STEPS_KEPT - 1})
 end
 `;
@@ -43,8 +47,8 @@ local step_top
 local function touched(score)
   if score and (step_top == nil or tonumber(score) > step_top) then step_top = tonumber(score) end
 end
-local function step()
-  push_step(ctl_key, steps_key, step_top)
+local function step(joined)
+  push_step(ctl_key, steps_key, step_top, joined)
 end
 local floor = tonumber(redis.call('HGET', ctl_key, 'floor') or '0')
 local function fenced(user, token)
@@ -68,7 +72,7 @@ for i = 1, #ARGV, 3 do
     touched(ARGV[i + 1])
   end
 end
-if step_top then step() end
+if step_top then step(true) end
 return refused
 `;
 
@@ -156,11 +160,12 @@ export const LAPSED_MOVES_PER_LOOK = 16;
 
 /**
  * KEYS: rank, ctl, moving, steps. ARGV: above (exclusive encoded bound, or '+inf' for none), user
- * ('' for none), the epoch of the read's first look here ('' for none) and a score. Reply: epoch,
- * moves in flight, the highest score of an entry in flight into this shard (a string, '' for
- * none), count, count of entries above, user's encoded or false, first member, first encoded, last
- * member, last encoded, 1 when a step of a move since that epoch touched an entry above the score
- * (or the steps kept do not reach back that far) else 0, then the users whose move is past its
+ * ('' for none), the epoch of the read's first look here ('' for none), a score and '1' when
+ * joined steps count (a page's check). Reply: epoch, moves in flight, the highest score of an entry
+ * in flight into this shard (a string, '' for none), count, count of entries above, user's encoded
+ * or false, first member, first encoded, last member, last encoded, 1 when a step since that epoch
+ * (of a move, or joined if they count) touched an entry above the score (or the steps kept do not
+ * reach back that far) else 0, then the users whose move is past its
  * deadline. One atomic look at a range shard. A read can count a player wrong only through an
  * entry it counts, in flight or moved between its looks, so moves below what it counts do not
  * concern it.
@@ -190,8 +195,10 @@ if ARGV[3] ~= '' then
   if since < 0 or since > ${STEPS_KEPT} then
     changed = 1
   elseif since > 0 then
-    local threshold = tonumber(ARGV[4])
-    for _, score in ipairs(redis.call('LRANGE', KEYS[4], 0, since - 1)) do
+    local threshold, joined = tonumber(ARGV[4]), ARGV[5] == '1'
+    for _, step in ipairs(redis.call('LRANGE', KEYS[4], 0, since - 1)) do
+      local score = step
+      if string.sub(step, 1, 1) == 'j' then score = joined and string.sub(step, 2) or '-inf' end
       if score ~= '-inf' and tonumber(score) > threshold then
         changed = 1
         break

@@ -90,7 +90,7 @@ end
  * A player whose entry is here and stays here (its home is its range shard, the lease is free)
  * has it written in this script, under a new token and without a lease: atomic on one instance,
  * it needs neither, and saves the placement's two round trips. A first entry written so is a step
- * of the range shard (PUSH_STEP), as in RANGE_PUT.
+ * of the range shard (PUSH_STEP, joined), as in RANGE_PUT.
  */
 export const HOME_APPLY = `${TAKE}${RELEASE}${PUSH_STEP}
 local SPAN = ${SEQ_SPAN}
@@ -159,7 +159,7 @@ for i = releases_end + 1, #ARGV, 3 do
     redis.call('ZADD', applied_key, seq, ARGV[i])
   end
 end
-if first_top then push_step(KEYS[10], KEYS[11], first_top) end
+if first_top then push_step(KEYS[10], KEYS[11], first_top, true) end
 redis.call('SADD', periods_key, ARGV[2])
 local highest = tonumber(ARGV[5])
 if ARGV[4] == '1' and highest > watermark then

@@ -21,7 +21,7 @@ import {
 } from './sharded-leases.ts';
 import { place } from './sharded-placement.ts';
 import { PendingReleases, releaseArgs } from './sharded-releases.ts';
-import { RETRY, sameEpochs, ShardedReads, still, type Look, type Retry } from './sharded-reads.ts';
+import { RETRY, ShardedReads, still, type Look, type Retry } from './sharded-reads.ts';
 
 const homeApply = new LuaScript(HOME_APPLY);
 
@@ -363,8 +363,9 @@ export class ShardedRankingStore implements RankingStore {
         if (entry !== undefined && (previous === undefined || entry.encoded < previous))
           picked.push(entry.encoded);
       }
-      const verify = await this.#reads.looks(period, '+inf', '');
-      return verify === RETRY || !still(verify) || !sameEpochs(looks, verify) ? RETRY : picked;
+      // No move between the looks; players joining only shift the positions picked a little.
+      const verify = await this.#reads.looks(period, '+inf', '', { looks, above: -1, joined: false });
+      return verify === RETRY || !still(verify) || verify.some((look) => look.changed) ? RETRY : picked;
     });
     await this.#shards[0]!.set(this.#keys.of(period, 'bounds'), JSON.stringify(bounds));
     this.#bounds.set(period, { bounds, until: Date.now() + BOUNDS_TTL_MS });

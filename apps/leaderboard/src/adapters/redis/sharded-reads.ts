@@ -30,8 +30,18 @@ export interface Look extends ShardExtent {
   readonly movingTop: number | undefined;
   readonly above: number;
   readonly mine: number | undefined;
-  /** A step of a move since the earlier look touched an entry above the score asked. */
+  /** A step since the earlier look touched an entry above the score asked (see Since). */
   readonly changed: boolean;
+}
+
+/**
+ * What a second look checks against: the first looks, the score above which a step since makes
+ * the read wrong, and whether players joining count (for a page, positioned by shard sizes).
+ */
+export interface Since {
+  readonly looks: readonly Look[];
+  readonly above: number;
+  readonly joined: boolean;
 }
 
 /** A read attempt that a move could have made wrong (in flight, or between its looks). */
@@ -64,12 +74,7 @@ export class ShardedReads {
    * Looks at every shard; RETRY when a move was past its deadline (taken over first). Whether the
    * moves in flight concern the read is the caller's to decide (rankOf, ranked, still).
    */
-  async looks(
-    period: Period,
-    above: string,
-    userId: string,
-    since?: { readonly looks: readonly Look[]; readonly above: number },
-  ): Promise<Look[] | Retry> {
+  async looks(period: Period, above: string, userId: string, since?: Since): Promise<Look[] | Retry> {
     const keys = this.#context.keys.look(period);
     const replies = await Promise.all(
       this.#context.shards.map((r, i) =>
@@ -78,6 +83,7 @@ export class ShardedReads {
           userId,
           since === undefined ? '' : since.looks[i]!.epoch,
           since === undefined ? '' : since.above,
+          since?.joined === true ? '1' : '0',
         ]),
       ),
     );
@@ -102,7 +108,8 @@ export class ShardedReads {
   ): Promise<number | Retry> {
     // Seen already in the first look: no need for the second.
     if (before !== undefined && movingAbove(before) > encoded) return RETRY;
-    const since = before === undefined ? undefined : { looks: before, above: encoded };
+    // A player joining above changes the count, yet counts no player twice nor misses one.
+    const since = before === undefined ? undefined : { looks: before, above: encoded, joined: false };
     const looks = await this.looks(period, String(encoded), userId, since);
     if (looks === RETRY || looks.some((look) => look.changed) || movingAbove(looks) > encoded) return RETRY;
     const self = looks.filter((look) => look.mine !== undefined && look.mine > encoded).length;
@@ -176,7 +183,7 @@ export class ShardedReads {
     // no read, and that step touched nothing as high as the page's last entry.
     const lowest = page.length < limit ? undefined : page.at(-1)?.encoded;
     // Scores are integers: above lowest - 1 is as low as the last entry or above.
-    const since = { looks, above: lowest === undefined ? -1 : lowest - 1 };
+    const since = { looks, above: lowest === undefined ? -1 : lowest - 1, joined: true };
     const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '', since);
     if (check === RETRY || check.some((look) => look.changed)) return RETRY;
     if (
@@ -246,10 +253,6 @@ function toLook(reply: readonly (string | number | null)[]): Look {
     last: entry(reply[8], reply[9]),
     changed: reply[10] === 1,
   };
-}
-
-export function sameEpochs(a: readonly Look[], b: readonly Look[]): boolean {
-  return a.every((look, i) => look.epoch === b[i]!.epoch);
 }
 
 function entries(flat: readonly string[]): Entry[] {

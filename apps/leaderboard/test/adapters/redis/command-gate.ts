@@ -1,8 +1,8 @@
 /**
  * A gate on one command of a store's connections (sharded-page-reads.test.ts): past the first
- * `passing`, calls of `command` through any connection it wraps wait until the test opens it, so a test runs
- * writes at an exact point of a read (after its looks, before its page) without a flag in the
- * code under test. Once open, every call goes straight through.
+ * `passing`, calls of `command` through any connection it wraps wait until the test opens it, so
+ * a test runs writes at an exact point of a read (after its looks, before its page) without a flag
+ * in the code under test. Once open, every call goes straight through.
  */
 import type { Redis } from 'ioredis';
 
@@ -12,6 +12,8 @@ export interface CommandGate {
   /** Resolves when a first call waits at the gate. */
   readonly reached: Promise<void>;
   open(): void;
+  /** Calls of `command` so far, held or not. */
+  calls(): number;
 }
 
 export function commandGate(command: keyof Redis, passing = 0): CommandGate {
@@ -23,6 +25,7 @@ export function commandGate(command: keyof Redis, passing = 0): CommandGate {
   let shut = true;
   return {
     reached,
+    calls: () => calls,
     open: () => {
       shut = false;
       open();
@@ -36,7 +39,7 @@ export function commandGate(command: keyof Redis, passing = 0): CommandGate {
             (value as (...a: unknown[]) => unknown).apply(target, args);
           if (property !== command) return call;
           return async (...args: unknown[]): Promise<unknown> => {
-            if (shut && ++calls > passing) {
+            if (++calls > passing && shut) {
               reach();
               await opened;
             }

@@ -141,6 +141,24 @@ t.test('a page whose shards fell out of order after its looks is read again, mer
   ]);
 });
 
+t.test('a rank is not read again for a player joining above it', async (t) => {
+  // The first looks go through; the second (the rank's count) waits at the gate.
+  const gate = commandGate('evalsha', 2);
+  const { writer, reader } = await ranking(
+    servers.slice(0, 2),
+    [20],
+    [win(1, 'a', 30), win(2, 'b', 25), win(3, 'c', 21), win(4, 'd', 10)],
+    gate,
+  );
+  const rank = reader.standing(PERIOD, 'c');
+  await gate.reached;
+  await writer.applyWin(win(5, 'n', 28));
+  await writer.settle();
+  gate.open();
+  t.same(await rank, { userId: 'c', score: 21, rank: 4 }, 'n counted: it joined before the count');
+  t.equal(gate.calls(), 4, 'two looks per shard: not retried (n is no player counted twice)');
+});
+
 t.test('a read that cannot settle fails with a coded 503, not a page', async (t) => {
   const keyPrefix = `t${randomBytes(4).toString('hex')}:lb:`;
   const store = new ShardedRankingStore(servers, {
