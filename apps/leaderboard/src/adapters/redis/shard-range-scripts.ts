@@ -7,9 +7,12 @@
  * - `steps`: the last STEPS_KEPT steps here, newest first, each as the highest score of an entry
  *   it added, removed or unmarked (`-inf` for none): a read asks whether a step since its first
  *   look touched an entry it counts (RANGE_LOOK). A step is a step of a move, or a write that gave
- *   players their first entry here (`j<score>`, *joined*): it counts for pages only, which are
- *   positioned by the shards' sizes, and not for ranks (a player joining is no player counted
- *   twice or missed, whenever the count runs);
+ *   players their first entry here (*joined*, stored as `-2 - score`: below every threshold an
+ *   older RANGE_LOOK compares with, so processes of the previous version, which knew no joined
+ *   steps, read the list as before during a rolling upgrade). A joined step counts for pages
+ *   only, which are positioned by the shards' sizes, and only above the page's last entry (a
+ *   player joining below it leaves the page right as of the instant before); not for ranks (a
+ *   player joining is no player counted twice or missed, whenever the count runs);
  * - `moving`: the moves in flight into this shard, user → deadline (ms, this server's clock): an
  *   entry that may also be on another shard. Past its deadline the move is taken over (a scrub);
  * - `fence`: user → the highest lease token that wrote the user here. A write carrying a lower
@@ -30,8 +33,9 @@ export const STEPS_KEPT = 256;
 export const PUSH_STEP = `
 local function push_step(ctl_key, steps_key, top, joined)
   redis.call('HINCRBY', ctl_key, 'epoch', 1)
-  local mark = joined and 'j' or ''
-  redis.call('LPUSH', steps_key, top and mark .. string.format('%.17g', top) or '-inf')
+  local step = '-inf'
+  if top and joined then step = string.format('%.17g', -2 - top) elseif top then step = string.format('%.17g', top) end
+  redis.call('LPUSH', steps_key, step)
   redis.call('LTRIM', steps_key, 0, ${STEPS_KEPT - 1})
 end
 `;
@@ -160,8 +164,8 @@ export const LAPSED_MOVES_PER_LOOK = 16;
 
 /**
  * KEYS: rank, ctl, moving, steps. ARGV: above (exclusive encoded bound, or '+inf' for none), user
- * ('' for none), the epoch of the read's first look here ('' for none), a score and '1' when
- * joined steps count (a page's check). Reply: epoch, moves in flight, the highest score of an entry
+ * ('' for none), the epoch of the read's first look here ('' for none), a score, and a score for
+ * joined steps ('' when they do not count: a rank; a page's last entry - 1). Reply: epoch, moves in flight, the highest score of an entry
  * in flight into this shard (a string, '' for none), count, count of entries above, user's encoded
  * or false, first member, first encoded, last member, last encoded, 1 when a step since that epoch
  * (of a move, or joined if they count) touched an entry above the score (or the steps kept do not
@@ -195,13 +199,17 @@ if ARGV[3] ~= '' then
   if since < 0 or since > ${STEPS_KEPT} then
     changed = 1
   elseif since > 0 then
-    local threshold, joined = tonumber(ARGV[4]), ARGV[5] == '1'
+    local threshold = tonumber(ARGV[4])
+    local joined_threshold = ARGV[5] ~= '' and tonumber(ARGV[5]) or nil
     for _, step in ipairs(redis.call('LRANGE', KEYS[4], 0, since - 1)) do
-      local score = step
-      if string.sub(step, 1, 1) == 'j' then score = joined and string.sub(step, 2) or '-inf' end
-      if score ~= '-inf' and tonumber(score) > threshold then
-        changed = 1
-        break
+      if step ~= '-inf' then
+        local score, bound = tonumber(step), threshold
+        -- Scores are never negative: below -1 is a joined step (see PUSH_STEP).
+        if score < -1 then score, bound = -2 - score, joined_threshold end
+        if bound and score > bound then
+          changed = 1
+          break
+        end
       end
     end
   end

@@ -364,7 +364,7 @@ export class ShardedRankingStore implements RankingStore {
           picked.push(entry.encoded);
       }
       // No move between the looks; players joining only shift the positions picked a little.
-      const verify = await this.#reads.looks(period, '+inf', '', { looks, above: -1, joined: false });
+      const verify = await this.#reads.looks(period, '+inf', '', { looks, above: -1 });
       return verify === RETRY || !still(verify) || verify.some((look) => look.changed) ? RETRY : picked;
     });
     await this.#shards[0]!.set(this.#keys.of(period, 'bounds'), JSON.stringify(bounds));

@@ -35,13 +35,14 @@ export interface Look extends ShardExtent {
 }
 
 /**
- * What a second look checks against: the first looks, the score above which a step since makes
- * the read wrong, and whether players joining count (for a page, positioned by shard sizes).
+ * What a second look checks against: the first looks, the score above which a step of a move
+ * since makes the read wrong, and the one above which a player joining does (a page, positioned
+ * by shard sizes; none for a rank).
  */
 export interface Since {
   readonly looks: readonly Look[];
   readonly above: number;
-  readonly joined: boolean;
+  readonly joinedAbove?: number;
 }
 
 /** A read attempt that a move could have made wrong (in flight, or between its looks). */
@@ -83,7 +84,7 @@ export class ShardedReads {
           userId,
           since === undefined ? '' : since.looks[i]!.epoch,
           since === undefined ? '' : since.above,
-          since?.joined === true ? '1' : '0',
+          since?.joinedAbove ?? '',
         ]),
       ),
     );
@@ -109,7 +110,7 @@ export class ShardedReads {
     // Seen already in the first look: no need for the second.
     if (before !== undefined && movingAbove(before) > encoded) return RETRY;
     // A player joining above changes the count, yet counts no player twice nor misses one.
-    const since = before === undefined ? undefined : { looks: before, above: encoded, joined: false };
+    const since = before === undefined ? undefined : { looks: before, above: encoded };
     const looks = await this.looks(period, String(encoded), userId, since);
     if (looks === RETRY || looks.some((look) => look.changed) || movingAbove(looks) > encoded) return RETRY;
     const self = looks.filter((look) => look.mine !== undefined && look.mine > encoded).length;
@@ -181,9 +182,16 @@ export class ShardedReads {
     // sizes of a first look that is not one instant across shards (or by a shard holding fewer
     // than its size by then): a player moved below it meanwhile, to a shard counted empty, is in
     // no read, and that step touched nothing as high as the page's last entry.
-    const lowest = page.length < limit ? undefined : page.at(-1)?.encoded;
-    // Scores are integers: above lowest - 1 is as low as the last entry or above.
-    const since = { looks, above: lowest === undefined ? -1 : lowest - 1, joined: true };
+    const last = page.at(-1)?.encoded;
+    const lowest = page.length < limit ? undefined : last;
+    // Scores are integers: above lowest - 1 is as low as the last entry or above. A player joining
+    // moves no one between shards: below the last entry read, it leaves any page right as of the
+    // instant before it joined; as high or above, the page missed it.
+    const since = {
+      looks,
+      above: lowest === undefined ? -1 : lowest - 1,
+      joinedAbove: last === undefined ? -1 : last - 1,
+    };
     const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '', since);
     if (check === RETRY || check.some((look) => look.changed)) return RETRY;
     if (
