@@ -36,6 +36,12 @@ export function ranksAbove(a: Entry, b: Entry): boolean {
   return Buffer.compare(Buffer.from(a.member), Buffer.from(b.member)) > 0;
 }
 
+/** True when each entry ranks above the next: in ZREVRANGE order, no player twice. */
+export function descending(entries: readonly Entry[]): boolean {
+  for (let i = 1; i < entries.length; i++) if (!ranksAbove(entries[i - 1]!, entries[i]!)) return false;
+  return true;
+}
+
 /** Merges lists each in ZREVRANGE order into one. */
 export function mergeDescending(lists: readonly (readonly Entry[])[]): Entry[] {
   const all = lists.flat();

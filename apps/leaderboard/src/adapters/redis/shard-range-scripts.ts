@@ -4,9 +4,15 @@
  * - `rank`: the sorted set of the entries in this shard's range (and, for a moment, out of it);
  * - `ctl`: a hash with `epoch`, bumped by every step of a move, and `floor`, the fence floor (µs):
  *   a write carrying a token below it is refused like a fenced one (see RANGE_PRUNE);
- * - `steps`: the last STEPS_KEPT steps of moves here, newest first, each as the highest score of
- *   an entry it added, removed or unmarked (`-inf` for none): a read asks whether a step since its
- *   first look touched an entry it counts (RANGE_LOOK);
+ * - `steps`: the last STEPS_KEPT steps here, newest first, each as the highest score of an entry
+ *   it added, removed or unmarked (`-inf` for none): a read asks whether a step since its first
+ *   look touched an entry it counts (RANGE_LOOK). A step is a step of a move, or a write that gave
+ *   players their first entry here (*joined*, stored as `-2 - score`: below every threshold an
+ *   older RANGE_LOOK compares with, so processes of the previous version, which knew no joined
+ *   steps, read the list as before during a rolling upgrade). A joined step counts for pages
+ *   only, which are positioned by the shards' sizes, and only above the page's last entry (a
+ *   player joining below it leaves the page right as of the instant before); not for ranks (a
+ *   player joining is no player counted twice or missed, whenever the count runs);
  * - `moving`: the moves in flight into this shard, user → deadline (ms, this server's clock): an
  *   entry that may also be on another shard. Past its deadline the move is taken over (a scrub);
  * - `fence`: user → the highest lease token that wrote the user here. A write carrying a lower
@@ -20,20 +26,33 @@
 export const STEPS_KEPT = 256;
 
 /**
+ * `push_step(ctl_key, steps_key, top, joined)`: records a step here: `epoch` bumped, `top` (the
+ * highest score it touched, nil for none) pushed onto `steps`, marked when the step only gave
+ * players their first entry. Also run by HOME_APPLY (shard-scripts.ts).
+ */
+export const PUSH_STEP = `
+local function push_step(ctl_key, steps_key, top, joined)
+  redis.call('HINCRBY', ctl_key, 'epoch', 1)
+  local step = '-inf'
+  if top and joined then step = string.format('%.17g', -2 - top) elseif top then step = string.format('%.17g', top) end
+  redis.call('LPUSH', steps_key, step)
+  redis.call('LTRIM', steps_key, 0, ${STEPS_KEPT - 1})
+end
+`;
+
+/**
  * `fenced(user, token)`: true when a newer token already wrote `user` here, or the token is below
  * the floor (its field may be pruned); then the write is refused.
  */
-const FENCE = `
+const FENCE = `${PUSH_STEP}
 local rank_key, ctl_key, moving_key, fence_key, steps_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local refused = {}
 local step_top
 local function touched(score)
   if score and (step_top == nil or tonumber(score) > step_top) then step_top = tonumber(score) end
 end
-local function step()
-  redis.call('HINCRBY', ctl_key, 'epoch', 1)
-  redis.call('LPUSH', steps_key, step_top and string.format('%.17g', step_top) or '-inf')
-  redis.call('LTRIM', steps_key, 0, ${STEPS_KEPT - 1})
+local function step(joined)
+  push_step(ctl_key, steps_key, step_top, joined)
 end
 local floor = tonumber(redis.call('HGET', ctl_key, 'floor') or '0')
 local function fenced(user, token)
@@ -47,11 +66,17 @@ local function fenced(user, token)
 end
 `;
 
-/** ARGV: user, encoded, token per entry. Writes entries that stay on this shard. */
+/**
+ * ARGV: user, encoded, token per entry. Writes entries that stay on this shard; a player's first
+ * entry here is a step (a page counted by sizes before it would be cut short of its last entry).
+ */
 export const RANGE_PUT = `${FENCE}
 for i = 1, #ARGV, 3 do
-  if not fenced(ARGV[i], ARGV[i + 2]) then redis.call('ZADD', rank_key, ARGV[i + 1], ARGV[i]) end
+  if not fenced(ARGV[i], ARGV[i + 2]) and redis.call('ZADD', rank_key, ARGV[i + 1], ARGV[i]) == 1 then
+    touched(ARGV[i + 1])
+  end
 end
+if step_top then step(true) end
 return refused
 `;
 
@@ -139,11 +164,12 @@ export const LAPSED_MOVES_PER_LOOK = 16;
 
 /**
  * KEYS: rank, ctl, moving, steps. ARGV: above (exclusive encoded bound, or '+inf' for none), user
- * ('' for none), the epoch of the read's first look here ('' for none) and a score. Reply: epoch,
- * moves in flight, the highest score of an entry in flight into this shard (a string, '' for
- * none), count, count of entries above, user's encoded or false, first member, first encoded, last
- * member, last encoded, 1 when a step of a move since that epoch touched an entry above the score
- * (or the steps kept do not reach back that far) else 0, then the users whose move is past its
+ * ('' for none), the epoch of the read's first look here ('' for none), a score, and a score for
+ * joined steps ('' when they do not count: a rank; a page's last entry - 1). Reply: epoch, moves in flight, the highest score of an entry
+ * in flight into this shard (a string, '' for none), count, count of entries above, user's encoded
+ * or false, first member, first encoded, last member, last encoded, 1 when a step since that epoch
+ * (of a move, or joined if they count) touched an entry above the score (or the steps kept do not
+ * reach back that far) else 0, then the users whose move is past its
  * deadline. One atomic look at a range shard. A read can count a player wrong only through an
  * entry it counts, in flight or moved between its looks, so moves below what it counts do not
  * concern it.
@@ -174,10 +200,16 @@ if ARGV[3] ~= '' then
     changed = 1
   elseif since > 0 then
     local threshold = tonumber(ARGV[4])
-    for _, score in ipairs(redis.call('LRANGE', KEYS[4], 0, since - 1)) do
-      if score ~= '-inf' and tonumber(score) > threshold then
-        changed = 1
-        break
+    local joined_threshold = ARGV[5] ~= '' and tonumber(ARGV[5]) or nil
+    for _, step in ipairs(redis.call('LRANGE', KEYS[4], 0, since - 1)) do
+      if step ~= '-inf' then
+        local score, bound = tonumber(step), threshold
+        -- Scores are never negative: below -1 is a joined step (see PUSH_STEP).
+        if score < -1 then score, bound = -2 - score, joined_threshold end
+        if bound and score > bound then
+          changed = 1
+          break
+        end
       end
     end
   end

@@ -11,6 +11,7 @@
  * - `at`: hash user → the range shard holding the player's entry.
  */
 import { SCORE_LIMIT, SEQ_SPAN } from './score-encoding.ts';
+import { PUSH_STEP } from './shard-range-scripts.ts';
 
 /**
  * `take(user, lease ms, force)`: the player's lease with a new token, or nil when another process
@@ -72,7 +73,7 @@ end
 
 /**
  * KEYS: score, applied, meta, lease, at, periods, fencing, and this instance's range shard keys
- * rank, fence. ARGV: earliest, period, answer, advance, highest, lease ms, bounds (comma-separated,
+ * rank, fence, ctl, steps. ARGV: earliest, period, answer, advance, highest, lease ms, bounds (comma-separated,
  * as the caller will place by), this instance's shard number, the count of leases to give back
  * and user, token, encoded placed, shard for each, then seq, user, points per win.
  *
@@ -88,14 +89,16 @@ end
  *
  * A player whose entry is here and stays here (its home is its range shard, the lease is free)
  * has it written in this script, under a new token and without a lease: atomic on one instance,
- * it needs neither, and saves the placement's two round trips.
+ * it needs neither, and saves the placement's two round trips. A first entry written so is a step
+ * of the range shard (PUSH_STEP, joined), as in RANGE_PUT.
  */
-export const HOME_APPLY = `${TAKE}${RELEASE}
+export const HOME_APPLY = `${TAKE}${RELEASE}${PUSH_STEP}
 local SPAN = ${SEQ_SPAN}
 local SCORE_LIMIT = ${SCORE_LIMIT}
 local EARLIEST = ARGV[1] == '1'
 local score_key, applied_key, meta_key, lease_key, at_key, periods_key, fencing_key, rank_key, fence_key =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local first_top
 local self = tonumber(ARGV[8])
 local watermark = tonumber(redis.call('HGET', meta_key, 'watermark') or '0')
 local lease_ms = tonumber(ARGV[6])
@@ -142,7 +145,8 @@ for i = releases_end + 1, #ARGV, 3 do
       if not taken[user] and shard == self and tonumber(redis.call('HGET', at_key, user)) == self
         and redis.call('HEXISTS', lease_key, user) == 0 then
         local token = next_token(fencing_key)
-        redis.call('ZADD', rank_key, string.format('%.17g', encoded), user)
+        if redis.call('ZADD', rank_key, string.format('%.17g', encoded), user) == 1
+          and (first_top == nil or encoded > first_top) then first_top = encoded end
         redis.call('HSET', fence_key, user, token)
       elseif not taken[user] then
         local token, scrub = take(lease_key, fencing_key, user, lease_ms, false)
@@ -155,6 +159,7 @@ for i = releases_end + 1, #ARGV, 3 do
     redis.call('ZADD', applied_key, seq, ARGV[i])
   end
 end
+if first_top then push_step(KEYS[10], KEYS[11], first_top, true) end
 redis.call('SADD', periods_key, ARGV[2])
 local highest = tonumber(ARGV[5])
 if ARGV[4] == '1' and highest > watermark then

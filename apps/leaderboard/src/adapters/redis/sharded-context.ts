@@ -40,6 +40,8 @@ export class ShardedKeys {
       this.of(period, 'fencing'),
       this.of(period, 'rank'),
       this.of(period, 'fence'),
+      this.of(period, 'ctl'),
+      this.of(period, 'steps'),
     ];
   }
 

@@ -21,7 +21,7 @@ import {
 } from './sharded-leases.ts';
 import { place } from './sharded-placement.ts';
 import { PendingReleases, releaseArgs } from './sharded-releases.ts';
-import { RETRY, sameEpochs, ShardedReads, still, type Look, type Retry } from './sharded-reads.ts';
+import { RETRY, ShardedReads, still, type Look, type Retry } from './sharded-reads.ts';
 
 const homeApply = new LuaScript(HOME_APPLY);
 
@@ -228,7 +228,13 @@ export class ShardedRankingStore implements RankingStore {
     return this.#reads.consistent(async () => {
       const looks = await this.#reads.looks(period, '+inf', '');
       if (looks === RETRY) return RETRY;
-      return this.#reads.ranked(period, looks, offset, await this.#reads.page(period, looks, offset, limit));
+      return this.#reads.ranked(
+        period,
+        looks,
+        offset,
+        limit,
+        await this.#reads.page(period, looks, offset, limit),
+      );
     });
   }
 
@@ -240,8 +246,14 @@ export class ShardedRankingStore implements RankingStore {
       if (mine === undefined) return undefined;
       const position = await this.#reads.position(period, mine, userId);
       const from = Math.max(0, position - n);
-      const page = await this.#reads.page(period, looks, from, position + n + 1 - from);
-      return this.#reads.ranked(period, looks, from, page);
+      const limit = position + n + 1 - from;
+      return this.#reads.ranked(
+        period,
+        looks,
+        from,
+        limit,
+        await this.#reads.page(period, looks, from, limit),
+      );
     });
   }
 
@@ -351,8 +363,9 @@ export class ShardedRankingStore implements RankingStore {
         if (entry !== undefined && (previous === undefined || entry.encoded < previous))
           picked.push(entry.encoded);
       }
-      const verify = await this.#reads.looks(period, '+inf', '');
-      return verify === RETRY || !still(verify) || !sameEpochs(looks, verify) ? RETRY : picked;
+      // No move between the looks; players joining only shift the positions picked a little.
+      const verify = await this.#reads.looks(period, '+inf', '', { looks, above: -1 });
+      return verify === RETRY || !still(verify) || verify.some((look) => look.changed) ? RETRY : picked;
     });
     await this.#shards[0]!.set(this.#keys.of(period, 'bounds'), JSON.stringify(bounds));
     this.#bounds.set(period, { bounds, until: Date.now() + BOUNDS_TTL_MS });

@@ -1,10 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Period } from '../../core/period.ts';
 import type { Standing } from '../../core/standing.ts';
+import { leaderboardErrors } from '../../errors.ts';
 import { LuaScript } from './lua-script.ts';
 import { SEQ_SPAN } from './score-encoding.ts';
 import { RANGE_AHEAD, RANGE_LOOK } from './shard-range-scripts.ts';
-import { inShardOrder, mergeDescending, ranksAbove, type Entry, type ShardExtent } from './shard-layout.ts';
+import {
+  descending,
+  inShardOrder,
+  mergeDescending,
+  ranksAbove,
+  type Entry,
+  type ShardExtent,
+} from './shard-layout.ts';
 import type { ShardedContext } from './sharded-context.ts';
 
 const rangeLook = new LuaScript(RANGE_LOOK);
@@ -22,8 +30,19 @@ export interface Look extends ShardExtent {
   readonly movingTop: number | undefined;
   readonly above: number;
   readonly mine: number | undefined;
-  /** A step of a move since the earlier look touched an entry above the score asked. */
+  /** A step since the earlier look touched an entry above the score asked (see Since). */
   readonly changed: boolean;
+}
+
+/**
+ * What a second look checks against: the first looks, the score above which a step of a move
+ * since makes the read wrong, and the one above which a player joining does (a page, positioned
+ * by shard sizes; none for a rank).
+ */
+export interface Since {
+  readonly looks: readonly Look[];
+  readonly above: number;
+  readonly joinedAbove?: number;
 }
 
 /** A read attempt that a move could have made wrong (in flight, or between its looks). */
@@ -56,12 +75,7 @@ export class ShardedReads {
    * Looks at every shard; RETRY when a move was past its deadline (taken over first). Whether the
    * moves in flight concern the read is the caller's to decide (rankOf, ranked, still).
    */
-  async looks(
-    period: Period,
-    above: string,
-    userId: string,
-    since?: { readonly looks: readonly Look[]; readonly above: number },
-  ): Promise<Look[] | Retry> {
+  async looks(period: Period, above: string, userId: string, since?: Since): Promise<Look[] | Retry> {
     const keys = this.#context.keys.look(period);
     const replies = await Promise.all(
       this.#context.shards.map((r, i) =>
@@ -70,6 +84,7 @@ export class ShardedReads {
           userId,
           since === undefined ? '' : since.looks[i]!.epoch,
           since === undefined ? '' : since.above,
+          since?.joinedAbove ?? '',
         ]),
       ),
     );
@@ -94,6 +109,7 @@ export class ShardedReads {
   ): Promise<number | Retry> {
     // Seen already in the first look: no need for the second.
     if (before !== undefined && movingAbove(before) > encoded) return RETRY;
+    // A player joining above changes the count, yet counts no player twice nor misses one.
     const since = before === undefined ? undefined : { looks: before, above: encoded };
     const looks = await this.looks(period, String(encoded), userId, since);
     if (looks === RETRY || looks.some((look) => look.changed) || movingAbove(looks) > encoded) return RETRY;
@@ -145,24 +161,39 @@ export class ShardedReads {
   }
 
   /**
-   * Standings of a page starting at `offset`, checked against the look it was read after: RETRY
-   * if a move touched, or an entry in flight is, an entry as low as the page's last one or above
-   * (the positions were found by counts that may hold its player twice or miss it).
+   * Standings of a page of `limit` entries asked from `offset`, checked against the look it was
+   * read after: RETRY if a step touched, or an entry in flight is, an entry as low as the page's
+   * last one or above (the positions were found by counts that may hold its player twice or miss
+   * it). A page shorter than asked claims the end of the ranking: RETRY on any step or move.
    */
   async ranked(
     period: Period,
     looks: readonly Look[],
     offset: number,
+    limit: number,
     page: readonly Entry[],
   ): Promise<Standing[] | Retry> {
+    // Read by sizes, the shards were in order at their looks; a score that grew in place since
+    // (no step: a placer with bounds from before a rebalance) can put a shard's entry above the
+    // one before it. Read again: the looks then see the shards out of order, and merge.
+    if (!descending(page)) return RETRY;
     const first = page[0];
-    const lowest = page.at(-1)?.encoded;
-    // Scores are integers: above lowest - 1 is as low as the last entry or above; a page past the
-    // end was found by counts alone, which any move may change.
-    const since = { looks, above: lowest === undefined ? -1 : lowest - 1 };
+    // A full page: entries below its last one move no position in it. A short one was cut by the
+    // sizes of a first look that is not one instant across shards (or by a shard holding fewer
+    // than its size by then): a player moved below it meanwhile, to a shard counted empty, is in
+    // no read, and that step touched nothing as high as the page's last entry.
+    const last = page.at(-1)?.encoded;
+    const lowest = page.length < limit ? undefined : last;
+    // Scores are integers: above lowest - 1 is as low as the last entry or above. A player joining
+    // moves no one between shards: below the last entry read, it leaves any page right as of the
+    // instant before it joined; as high or above, the page missed it.
+    const since = {
+      looks,
+      above: lowest === undefined ? -1 : lowest - 1,
+      joinedAbove: last === undefined ? -1 : last - 1,
+    };
     const check = await this.looks(period, first === undefined ? '+inf' : String(first.encoded), '', since);
     if (check === RETRY || check.some((look) => look.changed)) return RETRY;
-    // An empty page (past the end) was found by counts alone: any move in flight may be in them.
     if (
       lowest === undefined
         ? !still(looks) || !still(check)
@@ -183,17 +214,22 @@ export class ShardedReads {
   /**
    * Runs a read until no move in flight or between its looks could change its answer. A move
    * lasts at most a lease before it is taken over, so waiting a lease and a little more always
-   * ends.
+   * ends; past that the read fails (503, coded) rather than answer what it could not check.
    */
   async consistent<T>(attempt: () => Promise<T | Retry>): Promise<T> {
     const until = performance.now() + this.#context.leaseMs + READ_GRACE_MS;
-    for (let i = 0; ; i++) {
+    let tries = 0;
+    for (; ; tries++) {
       const result = await attempt();
       if (result !== RETRY) return result;
       if (performance.now() > until) break;
-      await sleep(Math.min(i, 20));
+      await sleep(Math.min(tries, 20));
     }
-    throw new Error('the sharded ranking kept moving under a read for longer than a lease');
+    throw leaderboardErrors.LB_STORE_UNAVAILABLE(
+      `the sharded ranking kept moving under a read for longer than a lease (${tries + 1} tries); retry later`,
+      { dependency: 'redis' },
+      { 'Retry-After': '1' },
+    );
   }
 
   total(encoded: number): number {
@@ -225,10 +261,6 @@ function toLook(reply: readonly (string | number | null)[]): Look {
     last: entry(reply[8], reply[9]),
     changed: reply[10] === 1,
   };
-}
-
-export function sameEpochs(a: readonly Look[], b: readonly Look[]): boolean {
-  return a.every((look, i) => look.epoch === b[i]!.epoch);
 }
 
 function entries(flat: readonly string[]): Entry[] {

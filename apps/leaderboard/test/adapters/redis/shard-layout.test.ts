@@ -1,5 +1,6 @@
 import t from 'tap';
 import {
+  descending,
   homeShard,
   inShardOrder,
   mergeDescending,
@@ -42,6 +43,15 @@ t.test("ranksAbove and mergeDescending follow Redis' order: score, then member b
     ]).map((e) => e.member),
     ['x', 'b', 'a', 'c'],
   );
+});
+
+t.test('descending: each entry ranks above the next, no player twice', async (t) => {
+  const e = (member: string, encoded: number) => ({ member, encoded });
+  t.ok(descending([e('a', 3), e('c', 2), e('b', 2)]));
+  t.ok(descending([]));
+  t.notOk(descending([e('a', 3), e('b', 4)]), 'out of order');
+  t.notOk(descending([e('b', 2), e('c', 2)]), 'ties by member, bytewise');
+  t.notOk(descending([e('a', 3), e('a', 3)]), 'a player twice');
 });
 
 t.test('inShardOrder: every shard ranks above the next non-empty one', async (t) => {

@@ -12,6 +12,7 @@ import {
   RANGE_LOOK,
   RANGE_MOVE_IN,
   RANGE_MOVE_OUT,
+  RANGE_PUT,
   STEPS_KEPT,
 } from '../../../src/adapters/redis/shard-range-scripts.ts';
 import { ShardedKeys } from '../../../src/adapters/redis/sharded-context.ts';
@@ -115,3 +116,27 @@ t.test(
     );
   },
 );
+
+t.test('a player joining a shard is a step for pages only, as high as its entry', async (t) => {
+  const keys = new ShardedKeys(`t${randomBytes(4).toString('hex')}:lb:`);
+  const r = servers[0]!;
+  const look = new LuaScript(RANGE_LOOK);
+  const put = new LuaScript(RANGE_PUT);
+  const changed = async (epoch: string, above: number, joinedAbove: number | '') =>
+    (
+      (await look.run(r, keys.look(PERIOD), ['+inf', '', epoch, above, joinedAbove])) as (string | number)[]
+    )[10];
+  const epoch = async () =>
+    String(((await look.run(r, keys.look(PERIOD), ['+inf', '', '', 0])) as string[])[0]);
+  let token = Date.now() * 1_000;
+  const first = await epoch();
+  await put.run(r, keys.range(PERIOD), ['u', 5, ++token]);
+  t.equal(await changed(first, 2, 2), 1, 'u joined at 5: a page as low as 3 is read again');
+  t.equal(await changed(first, 5, 5), 0, 'not one above 5');
+  t.equal(await changed(first, -1, 5), 0, 'nor a short page whose last entry is above 5');
+  t.equal(await changed(first, -1, 4), 1, 'but one whose last entry is 5');
+  t.equal(await changed(first, 2, ''), 0, 'nor a rank: a player joining is counted once or not yet');
+  const second = await epoch();
+  await put.run(r, keys.range(PERIOD), ['u', 9, token + 1]);
+  t.equal(await epoch(), second, 'a score growing in place is no step');
+});
