@@ -176,10 +176,15 @@ export class ExchangeService {
     return this.#journal.commit();
   }
 
+  /**
+   * The answer is the order as its own command left it, viewed at once: when the batch is durable
+   * a later batch (not durable yet) may have changed it in memory, and nobody may hear of that
+   * before it is durable.
+   */
   async placeOrder(account: string, input: OrderInput): Promise<OrderView> {
-    const order = this.submitOrder(account, input);
+    const view = orderView(this.submitOrder(account, input));
     await this.durable();
-    return orderView(order);
+    return view;
   }
 
   /** Steps 1–6 for a cancel (see submitOrder). */
@@ -190,10 +195,11 @@ export class ExchangeService {
     return this.#find(orderId)!;
   }
 
+  /** Answers the order as the cancel left it (see placeOrder). */
   async cancelOrder(account: string, orderId: number): Promise<OrderView> {
-    const order = this.submitCancel(account, orderId);
+    const view = orderView(this.submitCancel(account, orderId));
     await this.durable();
-    return orderView(order);
+    return view;
   }
 
   /** The order the account placed today under a client order id (FIX ClOrdID), if any. */
@@ -235,8 +241,10 @@ export class ExchangeService {
     const refusal = this.#manager.checkDeposit(account, cash, shares);
     if (refusal !== undefined) throw problem(refusal);
     this.#sequence({ v: 1, type: 'account.deposit', at: this.#at(), account, cash, shares });
+    // The account as the deposit left it (see placeOrder): later batches are not durable yet.
+    const view = this.account(account);
     await this.durable();
-    return this.account(account);
+    return view;
   }
 
   order(account: string, orderId: number): OrderView {

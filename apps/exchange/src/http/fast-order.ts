@@ -52,10 +52,22 @@ export function addFastOrder(app: FastifyInstance, service: ExchangeService): vo
     write(body, principal) {
       const input = plainOrder(body);
       if (input === undefined) return undefined;
-      // placeOrder's steps, with the answer written straight from the order (no view copied):
-      // as it stands once its batch is durable (fills of later commands of the batch included).
-      const order = service.submitOrder(principal.sub, input);
-      return service.durable().then(() => ({ body: orderJson(order) }));
+      return answerOrder(service, principal.sub, input);
     },
   });
+}
+
+/**
+ * placeOrder's steps, with the answer written straight from the order (no view copied) the
+ * moment its command is applied, and sent once its batch is durable: by then a later batch may
+ * have filled the order in memory, and that fill is not durable yet (a crash loses it), so the
+ * answer must not show it. Later reports (the feed, the order's reads) carry what follows.
+ */
+export function answerOrder(
+  service: ExchangeService,
+  account: string,
+  input: OrderInput,
+): Promise<{ body: string }> {
+  const body = orderJson(service.submitOrder(account, input));
+  return service.durable().then(() => ({ body }));
 }
