@@ -458,16 +458,21 @@ export class ExchangeService {
     return false;
   }
 
-  /** Holds the events until their batch is durable; watches each batch's commit once. */
+  /**
+   * Holds the events until their own batch is durable: an outbox per batch, since with the
+   * journal's writer thread the next batch gathers (and is applied) while this one is written, and
+   * its events must wait for its own commit. Batches commit in order, so delivery keeps it.
+   */
   #publish(events: ExchangeEvent[], listening: boolean): void {
     const commit = this.#journal.commit();
     if (commit !== this.#watched) {
       this.#watched = commit;
+      const outbox: ExchangeEvent[] = [];
+      this.#outbox = outbox;
       commit.then(
-        () => this.#deliver(),
+        () => this.#deliver(outbox),
         (error: unknown) => {
           this.#failed = error;
-          this.#outbox = [];
         },
       );
     }
@@ -475,9 +480,7 @@ export class ExchangeService {
     if (listening) for (const event of events) this.#outbox.push(event);
   }
 
-  #deliver(): void {
-    const events = this.#outbox;
-    this.#outbox = [];
+  #deliver(events: readonly ExchangeEvent[]): void {
     if (events.length > 0) for (const listener of this.#listeners) listener.deliver(events);
   }
 

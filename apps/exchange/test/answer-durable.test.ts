@@ -1,7 +1,9 @@
 // An order's answer is sent once its batch is durable, and holds only what that batch made: a
 // later batch, applied in memory while the writer thread commits this one, is not durable yet
-// (a crash would lose it), so no answer may show its fills (review R2, session 15).
+// (a crash would lose it), so no answer may show its fills (review R2, session 15); nor may any
+// event (the feed's, FIX's ExecutionReports) go out before its own batch is durable.
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit';
@@ -14,8 +16,7 @@ import { rules, T0 } from './core/exchange-rules.ts';
 const buy: OrderInput = { symbol: 'AAPL', side: 'buy', price: 150, orderType: 'limit', quantity: 10 };
 const sell: OrderInput = { ...buy, side: 'sell' };
 
-async function openService(t: Test): Promise<ExchangeService> {
-  const file = join(tempDir(t, 'tessera-answer-'), 'journal.db');
+async function openService(t: Test, file = join(tempDir(t, 'tessera-answer-'), 'journal.db')) {
   const reader = openSqlite(file);
   const journal = new WorkerJournal({ file, synchronous: 'full', reader });
   let now = T0;
@@ -62,4 +63,30 @@ t.test('placeOrder answers the order as its own command left it', async (t) => {
   );
   t.ok(crossedBeforeAnswer, 'the sell was applied before the buy was durable (the case under test)');
   t.match(value, { filledQuantity: 0, remainingQuantity: 10, status: 'new' });
+});
+
+t.test('events go out only once their own batch is durable', async (t) => {
+  const file = join(tempDir(t, 'tessera-answer-'), 'journal.db');
+  const service = await openService(t, file);
+  const durableSeq = (): number => {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      return (db.prepare('SELECT max(last_seq) AS seq FROM journal').get() as { seq: number }).seq;
+    } finally {
+      db.close();
+    }
+  };
+  const early: string[] = [];
+  let delivered = 0;
+  service.subscribe((events) => {
+    const durable = durableSeq();
+    for (const event of events) {
+      delivered++;
+      if (event.seq > durable) early.push(`${event.type} of seq ${event.seq}, durable up to ${durable}`);
+    }
+  });
+  const { crossedBeforeAnswer } = await buyThenCrossingSell(service, () => service.placeOrder('alice', buy));
+  t.ok(crossedBeforeAnswer, 'the sell was applied before the buy was durable (the case under test)');
+  t.ok(delivered > 0, `events were delivered (${delivered})`);
+  t.same(early, [], 'no event delivered before its batch was durable');
 });
