@@ -51,4 +51,22 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
-export { WalCheckpointer, type WalCheckpoints } from './sqlite-wal-checkpointer.ts';
+/**
+ * The writer's side of a WAL restart (WalCheckpointer#restartDue): copies back, on the writer's
+ * own connection, the frames committed since the checkpointer's last round, so that the next
+ * transaction begins with the WAL all copied and SQLite starts it over. Whatever stops the copy
+ * (a reader's snapshot, the disk) only leaves the WAL to the next request, never fails the write
+ * that follows.
+ */
+export function walCopyBack(db: DatabaseSync): () => void {
+  const copyBack = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  return () => {
+    try {
+      copyBack.get();
+    } catch {
+      // the next round's request tries again
+    }
+  };
+}
+
+export { WalCheckpointer, type WalCheckpoints, type WalRestarts } from './sqlite-wal-checkpointer.ts';

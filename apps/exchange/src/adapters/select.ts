@@ -21,15 +21,19 @@ export function selectAdapters(config: ExchangeConfig, platform: PlatformConfig)
   const file = join(platform.DATA_DIR, 'exchange', 'journal.db');
   const synchronous = platform.DATA_FSYNC ? config.EXCHANGE_JOURNAL_SYNC : 'normal';
   const db = openSqlite(file, { synchronous });
+  // The WAL is copied back into the file on a thread of its own, never inside a group commit
+  // (the writer thread turns its automatic checkpoint off; the inline writer is this connection);
+  // under steady orders a batch now and then first copies back the last frames, so that the WAL
+  // starts over (WalCheckpointer#restartDue).
+  if (synchronous !== 'full') db.exec('PRAGMA wal_autocheckpoint = 0');
+  const checkpointer = new WalCheckpointer(file, synchronous, 1000);
   // A commit that waits for the disk (fsync) goes to the journal's writer thread, so the event
   // loop keeps matching meanwhile; one that does not (synchronous=normal) is cheaper written
   // inline than handed over (the REST benchmark measured both: README, "Exchange over REST").
   const journal =
-    synchronous === 'full' ? new WorkerJournal({ file, synchronous, reader: db }) : new SqliteJournal(db);
-  // The WAL is copied back into the file on a thread of its own, never inside a group commit
-  // (the writer thread turns its automatic checkpoint off; the inline writer is this connection).
-  if (synchronous !== 'full') db.exec('PRAGMA wal_autocheckpoint = 0');
-  const checkpointer = new WalCheckpointer(file, synchronous, 1000);
+    synchronous === 'full'
+      ? new WorkerJournal({ file, synchronous, reader: db, walRestarts: checkpointer })
+      : new SqliteJournal(db, checkpointer);
   return {
     journal,
     async close() {

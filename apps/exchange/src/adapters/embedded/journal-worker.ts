@@ -5,7 +5,7 @@
  */
 import { workerData } from 'node:worker_threads';
 // The sqlite and worker subpaths only: the thread has no use for the HTTP stack the kit's index brings.
-import { openSqlite } from '@tessera/kit/sqlite';
+import { openSqlite, walCopyBack } from '@tessera/kit/sqlite';
 import { answerRequests } from '@tessera/kit/worker';
 import { JournalBatchWriter } from './journal-store.ts';
 import type { JournalCommand } from './worker-journal.ts';
@@ -15,9 +15,15 @@ const db = openSqlite(file, { synchronous });
 // Never inside a group commit: the adapters' WalCheckpointer copies the WAL back on its own thread.
 db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new JournalBatchWriter(db);
+// When asked (WalCheckpointer#restartDue): the batch's transaction then starts the WAL over.
+const copyBack = walCopyBack(db);
 
 answerRequests<JournalCommand, null>((command) => {
-  if (command.kind === 'close') db.close();
-  else writer.write(command.batch);
+  if (command.kind === 'close') {
+    db.close();
+    return null;
+  }
+  if (command.restartWal) copyBack();
+  writer.write(command.batch);
   return null;
 });

@@ -2,12 +2,19 @@ import { extname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { WalRestarts } from '@tessera/kit/sqlite';
 import { WorkerChannel } from '@tessera/kit/worker';
 import { GroupCommitJournal, type BatchSink } from './group-commit-journal.ts';
 import { JournalReads, type JournalBatch } from './journal-store.ts';
 
 export type JournalCommand =
-  { readonly kind: 'write'; readonly batch: JournalBatch } | { readonly kind: 'close' };
+  | {
+      readonly kind: 'write';
+      readonly batch: JournalBatch;
+      /** Copy back the WAL's last frames first: the batch's transaction then starts it over. */
+      readonly restartWal: boolean;
+    }
+  | { readonly kind: 'close' };
 
 export interface WorkerJournalOptions {
   /** journal.db; the worker opens its own write connection to it. */
@@ -15,6 +22,8 @@ export interface WorkerJournalOptions {
   readonly synchronous: 'full' | 'normal';
   /** A connection to the same file for the reads (replay, snapshots, executions), on the event loop. */
   readonly reader: DatabaseSync;
+  /** When a batch first copies back the WAL (the file's WalCheckpointer); never when absent. */
+  readonly walRestarts?: WalRestarts;
 }
 
 // The worker is a sibling module: .ts when run from source, .js once built.
@@ -23,16 +32,19 @@ const WORKER = new URL(`./journal-worker${extname(fileURLToPath(import.meta.url)
 /** Batches written by a worker thread over its own connection: one at a time, in order. */
 class WorkerSink implements BatchSink {
   readonly #channel: WorkerChannel<JournalCommand, null>;
+  readonly #walRestarts: WalRestarts | undefined;
 
-  constructor(file: string, synchronous: 'full' | 'normal') {
+  constructor(file: string, synchronous: 'full' | 'normal', walRestarts: WalRestarts | undefined) {
     this.#channel = new WorkerChannel(
       new Worker(WORKER, { workerData: { file, synchronous } }),
       'journal writer',
     );
+    this.#walRestarts = walRestarts;
   }
 
   async write(batch: JournalBatch): Promise<void> {
-    await this.#channel.request({ kind: 'write', batch });
+    const restartWal = this.#walRestarts?.restartDue() ?? false;
+    await this.#channel.request({ kind: 'write', batch, restartWal });
   }
 
   /** A close that fails still ends the thread; the batches before it were answered already. */
@@ -49,6 +61,9 @@ class WorkerSink implements BatchSink {
 export class WorkerJournal extends GroupCommitJournal {
   constructor(options: WorkerJournalOptions) {
     // The reads' constructor creates the tables before the worker opens its connection.
-    super(new JournalReads(options.reader), new WorkerSink(options.file, options.synchronous));
+    super(
+      new JournalReads(options.reader),
+      new WorkerSink(options.file, options.synchronous, options.walRestarts),
+    );
   }
 }

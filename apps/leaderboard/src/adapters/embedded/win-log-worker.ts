@@ -6,7 +6,7 @@
  */
 import { workerData } from 'node:worker_threads';
 // The sqlite and worker subpaths only: the thread has no use for the HTTP stack the kit's index brings.
-import { openSqlite } from '@tessera/kit/sqlite';
+import { openSqlite, walCopyBack } from '@tessera/kit/sqlite';
 import { answerRequests } from '@tessera/kit/worker';
 import type { Win } from '../../core/win.ts';
 import { WinBatchWriter } from './win-batch-writer.ts';
@@ -18,17 +18,8 @@ const db = openSqlite(file, { synchronous });
 // Never inside a group commit: the kit's WalCheckpointer copies the WAL back from a thread of its own.
 db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new WinBatchWriter(db);
-// Before a batch, when asked: what the checkpointer has not copied back yet, so that the batch's
-// transaction starts the WAL over (see WorkerWinLog#restartWal). Whatever stops it (the
-// checkpointer at work, the disk) only leaves the WAL to the next request: never the batch's failure.
-const copyBack = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-function restartWal(): void {
-  try {
-    copyBack.get();
-  } catch {
-    // the next round's request tries again
-  }
-}
+// When asked (WalCheckpointer#restartDue): the batch's transaction then starts the WAL over.
+const copyBack = walCopyBack(db);
 
 answerRequests<WinLogCommand, WrittenSeqs>(
   (command) => {
@@ -36,7 +27,7 @@ answerRequests<WinLogCommand, WrittenSeqs>(
       db.close();
       return { seqs: new Float64Array(0), originals: [] };
     }
-    if (command.restartWal) restartWal();
+    if (command.restartWal) copyBack();
     const { results } = writer.write(decodeWins(command.wins));
     // Seqs only, and the original of each replayed match id: the caller has the rest.
     const seqs = new Float64Array(results.length);

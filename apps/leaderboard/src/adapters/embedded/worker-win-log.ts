@@ -8,7 +8,7 @@ import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult, WinLog } from '../../ports.ts';
 import { WinLogReads } from './win-log-reads.ts';
 import { ThreadedWinLogReads } from './threaded-win-log-reads.ts';
-import { WalCheckpointer, type WalCheckpoints } from '@tessera/kit/sqlite';
+import { WalCheckpointer, type WalCheckpoints, type WalRestarts } from '@tessera/kit/sqlite';
 import { ensureWinSchema } from './win-batch-writer.ts';
 import { encodeWins, type EncodedWins } from './win-batch-codec.ts';
 
@@ -20,9 +20,6 @@ export type WinLogCommand =
       readonly restartWal: boolean;
     }
   | { readonly kind: 'close' };
-
-/** About 4 MiB of WAL, a second or two of steady appends. */
-const RESTART_WAL_FRAMES = 1024;
 
 /** A committed batch: one seq per win, in order, and the original of each match id seen before. */
 export interface WrittenSeqs {
@@ -45,8 +42,8 @@ export interface WorkerWinLogOptions {
   readonly reader: DatabaseSync;
   /** How often the WAL is copied back into the file (default 1 s). */
   readonly walCheckpointMs?: number;
-  /** WAL frames past which the writer restarts the WAL after a round (default 1,024; see #restartWal). */
-  readonly restartWalFrames?: number;
+  /** When a batch first copies back the WAL (default: the checkpointer's rule; tests may force it). */
+  readonly walRestarts?: WalRestarts;
 }
 
 // The worker is a sibling module: .ts when run from source, .js once built.
@@ -69,9 +66,7 @@ export class WorkerWinLog implements WinLog {
   /** A batch is with the worker, or about to be (scheduled for the end of this turn). */
   #busy = false;
   #closed = false;
-  readonly #restartWalFrames: number;
-  /** The checkpointer's round after which the writer was last asked to restart the WAL. */
-  #restartedAfter = 0;
+  readonly #walRestarts: WalRestarts;
 
   constructor(options: WorkerWinLogOptions) {
     ensureWinSchema(options.reader);
@@ -85,12 +80,12 @@ export class WorkerWinLog implements WinLog {
       new Worker(WORKER, { workerData: { file: options.file, synchronous: options.synchronous } }),
       'win log writer',
     );
-    this.#restartWalFrames = options.restartWalFrames ?? RESTART_WAL_FRAMES;
     this.#checkpointer = new WalCheckpointer(
       options.file,
       options.synchronous,
       options.walCheckpointMs ?? 1000,
     );
+    this.#walRestarts = options.walRestarts ?? this.#checkpointer;
   }
 
   append(win: NewWin): Promise<AppendResult> {
@@ -145,7 +140,7 @@ export class WorkerWinLog implements WinLog {
       return;
     }
     const wins = encodeWins(batch.map((pending) => pending.win));
-    const restartWal = this.#restartWal();
+    const restartWal = this.#walRestarts.restartDue();
     this.#channel.request({ kind: 'write', wins, restartWal }, [wins.numbers.buffer]).then(
       (written) => {
         this.#settle(batch, written);
@@ -156,21 +151,6 @@ export class WorkerWinLog implements WinLog {
         this.#next();
       },
     );
-  }
-
-  /**
-   * Whether the next batch should first copy back the last frames of the WAL. SQLite starts the
-   * WAL over only when a write begins with every frame copied back, which the checkpointer's
-   * PASSIVE rounds never see while batches keep coming (the writer commits during each round):
-   * under steady appends the WAL grew without end (25 MB in 12 s at 1,000 appends/s), every
-   * commit growing the file. Once a round has copied a long WAL back, the writer copies the few
-   * frames committed since (one more fsync, of wins.db) and its next transaction restarts the WAL.
-   */
-  #restartWal(): boolean {
-    const { rounds, frames, copied } = this.#checkpointer.stats;
-    if (rounds === this.#restartedAfter || frames < this.#restartWalFrames || copied < frames) return false;
-    this.#restartedAfter = rounds;
-    return true;
   }
 
   /** While a batch committed, the next one gathered: it goes now. */

@@ -1,0 +1,52 @@
+// Both journals start the WAL over when their WalRestarts asks (the checkpointer's rule and the
+// race it answers are played step by step in the kit's sqlite-wal-restart.test.ts). Here nothing
+// else copies the WAL back: asked before every batch, the WAL never holds more than about one
+// batch; never asked, it holds them all.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { openSqlite } from '@tessera/kit';
+import type { WalRestarts } from '@tessera/kit/sqlite';
+import { SqliteJournal } from '../../../src/adapters/embedded/sqlite-journal.ts';
+import { WorkerJournal } from '../../../src/adapters/embedded/worker-journal.ts';
+import { deposit } from './journal-fixtures.ts';
+
+const BATCHES = 30;
+
+/** The -wal file's size after BATCHES batches of 50 deposits (before the journal closes). */
+async function walAfterBatches(t: Test, writer: 'thread' | 'inline', asked: boolean): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'journal.db');
+  const reader = openSqlite(file, { synchronous: 'normal' });
+  const walRestarts: WalRestarts = { restartDue: () => asked };
+  let journal: WorkerJournal | SqliteJournal;
+  if (writer === 'thread') {
+    journal = new WorkerJournal({ file, synchronous: 'normal', reader, walRestarts });
+  } else {
+    // As selectAdapters sets up the inline writer: no automatic checkpoint on its connection.
+    reader.exec('PRAGMA wal_autocheckpoint = 0');
+    journal = new SqliteJournal(reader, walRestarts);
+  }
+  let seq = 0;
+  for (let batch = 0; batch < BATCHES; batch++) {
+    for (let i = 0; i < 50; i++) journal.append(++seq, deposit(seq));
+    await journal.commit();
+  }
+  const size = statSync(`${file}-wal`).size;
+  await journal.close();
+  reader.close();
+  return size;
+}
+
+for (const writer of ['thread', 'inline'] as const) {
+  t.test(`the ${writer} writer copies back first when asked, and the WAL starts over`, async (t) => {
+    const never = await walAfterBatches(t, writer, false);
+    const asked = await walAfterBatches(t, writer, true);
+    t.ok(
+      asked * 5 < never,
+      `-wal ${asked} bytes when asked before each batch, ${never} bytes when never (${BATCHES} batches)`,
+    );
+  });
+}

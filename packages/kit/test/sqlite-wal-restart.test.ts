@@ -1,0 +1,110 @@
+// Starting the WAL over under steady writes (WalCheckpointer#restartDue, walCopyBack). The race
+// that keeps the WAL growing is played step by step on one thread: a batch begins while a
+// checkpoint round copies, and commits after it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import t, { type Test } from 'tap';
+import { openSqlite, walCopyBack, WalCheckpointer } from '../src/sqlite.ts';
+
+function tempFile(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-wal-restart-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'x.db');
+}
+
+function writer(file: string): { db: DatabaseSync; batch: () => void } {
+  const db = openSqlite(file, { synchronous: 'normal' });
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  db.exec('CREATE TABLE IF NOT EXISTS t (a INTEGER PRIMARY KEY, b TEXT)');
+  const insert = db.prepare('INSERT INTO t (b) VALUES (?)');
+  return {
+    db,
+    batch: () => {
+      for (let i = 0; i < 20; i++) insert.run('x'.repeat(200));
+    },
+  };
+}
+
+interface Round {
+  readonly log: number;
+  readonly checkpointed: number;
+}
+
+/** Eight batches, each begun before a round and committed after it; the WAL's frames at each round. */
+function steadyWrites(file: string, copyBackWhenAsked: boolean): number[] {
+  const { db, batch } = writer(file);
+  const checkpointer = openSqlite(file, { synchronous: 'normal' });
+  const round = checkpointer.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  const copyBack = walCopyBack(db);
+  const frames: number[] = [];
+  let asked = false;
+  for (let i = 0; i < 8; i++) {
+    if (copyBackWhenAsked && asked) copyBack();
+    db.exec('BEGIN');
+    batch();
+    const { log, checkpointed } = round.get() as unknown as Round;
+    db.exec('COMMIT');
+    frames.push(log);
+    // What restartDue() asks of a round: the WAL copied back whole.
+    asked = checkpointed === log;
+  }
+  checkpointer.close();
+  db.close();
+  return frames;
+}
+
+t.test('a writer that never copies back keeps the WAL growing: every round leaves its batch', async (t) => {
+  const frames = steadyWrites(tempFile(t), false);
+  t.ok(
+    frames.every((f, i) => i === 0 || f > frames[i - 1]!),
+    `frames at each round grow: ${frames.join(' ')}`,
+  );
+});
+
+t.test('copying back before the batch a round asked for starts the WAL over', async (t) => {
+  const grown = steadyWrites(tempFile(t), false);
+  const frames = steadyWrites(tempFile(t), true);
+  t.ok(
+    frames.slice(2).every((f) => f === frames[2]),
+    `frames at each round stay at one batch's after the first restart: ${frames.join(' ')}`,
+  );
+  t.ok(frames[7]! < grown[7]! / 3, `${frames[7]} frames at the last round, against ${grown[7]} without`);
+});
+
+async function roundAfter(checkpointer: WalCheckpointer, rounds: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (checkpointer.stats.rounds <= rounds && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  if (checkpointer.stats.rounds <= rounds) throw new Error('no checkpoint round came');
+}
+
+t.test('restartDue: once a round, after a round that copied a long enough WAL whole', async (t) => {
+  const file = tempFile(t);
+  const { db, batch } = writer(file);
+  t.teardown(() => db.close());
+  for (let i = 0; i < 10; i++) batch();
+  const checkpointer = new WalCheckpointer(file, 'normal', 10, 16);
+  t.teardown(() => checkpointer.close());
+  t.notOk(checkpointer.restartDue(), 'not before any round');
+  await roundAfter(checkpointer, 0);
+  const { frames, copied } = checkpointer.stats;
+  t.ok(frames >= 16 && copied === frames, `the round copied ${copied} of ${frames} frames`);
+  t.ok(checkpointer.restartDue(), 'asked after the round');
+  t.notOk(checkpointer.restartDue(), 'asked once for that round');
+});
+
+t.test('restartDue: not for a WAL shorter than the threshold', async (t) => {
+  const file = tempFile(t);
+  const { db, batch } = writer(file);
+  t.teardown(() => db.close());
+  batch();
+  const checkpointer = new WalCheckpointer(file, 'normal', 10, 1_000_000);
+  t.teardown(() => checkpointer.close());
+  await roundAfter(checkpointer, 0);
+  const { frames, copied } = checkpointer.stats;
+  t.ok(frames > 0 && copied === frames, `the round copied ${copied} of ${frames} frames`);
+  t.notOk(checkpointer.restartDue(), 'a short WAL is left to SQLite');
+});
