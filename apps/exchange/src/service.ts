@@ -33,6 +33,7 @@ import { tradeReport, type TradeReportRow } from './core/trade-report.ts';
 import { feedUpdates, type FeedInterest, type FeedUpdates, type SymbolSnapshot } from './core/feed.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
+import { Outbox, type DurableBatch } from './outbox.ts';
 import type { Journal } from './ports.ts';
 
 export interface ExchangeServiceOptions {
@@ -83,26 +84,18 @@ export interface ExecutionQuery {
   readonly endTime?: number;
 }
 
+const NO_EVENTS: readonly ExchangeEvent[] = [];
+
 const problem = (refusal: Refusal): ProblemError =>
   exchangeError(refusal.code, refusal.detail, refusal.extra);
-
-/** A subscriber of events, and whether it has anyone to tell now (see `subscribe`). */
-interface Listener {
-  readonly deliver: (events: readonly ExchangeEvent[]) => void;
-  readonly active: () => boolean;
-}
-
-const always = (): boolean => true;
 
 export class ExchangeService {
   readonly #journal: Journal;
   readonly #now: () => number;
   readonly #snapshotEvery: number;
   readonly #onSnapshotFailed: (seq: number, error: unknown) => void;
-  readonly #listeners = new Set<Listener>();
+  readonly #outbox: Outbox;
   #manager: OrderManager;
-  #outbox: ExchangeEvent[] = [];
-  #watched: Promise<void> | undefined;
   #failed: unknown;
 
   private constructor(options: ExchangeServiceOptions, manager: OrderManager) {
@@ -111,6 +104,9 @@ export class ExchangeService {
     this.#snapshotEvery = options.snapshotEvery ?? 1_000_000;
     this.#onSnapshotFailed = options.onSnapshotFailed ?? (() => {});
     this.#manager = manager;
+    this.#outbox = new Outbox((error) => {
+      this.#failed = error;
+    });
   }
 
   /** Rebuilds the state from the journal (latest snapshot + the commands after it). */
@@ -365,37 +361,42 @@ export class ExchangeService {
     return { candles: candles(this.#manager.tapes.get(symbol)!, resolution, startTime, endTime) };
   }
 
-  /** The WebSocket feed's snapshot of a symbol: its whole book as of the last command applied. */
-  feedSnapshot(symbol: string): SymbolSnapshot {
+  /**
+   * The WebSocket feed's snapshot of a symbol: its whole book as of the last command applied, and
+   * the group commit that makes that command durable (the snapshot is sent only once it is).
+   */
+  feedSnapshot(symbol: string): { readonly snapshot: SymbolSnapshot; readonly durable: Promise<void> } {
     const book = this.#engine(symbol).book;
-    return { type: 'snapshot', symbol, seq: this.seq, l1: level1(book), ...level2(book, Infinity) };
+    const snapshot: SymbolSnapshot = {
+      type: 'snapshot',
+      symbol,
+      seq: this.seq,
+      l1: level1(book),
+      ...level2(book, Infinity),
+    };
+    return { snapshot, durable: this.#journal.commit() };
   }
 
   /**
-   * The WebSocket feed's updates for a batch of events (read against the state now), of the
-   * symbols and accounts `interest` wants (all by default).
+   * The WebSocket feed's updates for a durable batch (read against the state as of the batch), of
+   * the symbols and accounts `interest` wants (all by default).
    */
-  feedUpdates(events: readonly ExchangeEvent[], interest?: FeedInterest): FeedUpdates {
+  feedUpdates(batch: DurableBatch, interest?: FeedInterest): FeedUpdates {
     const state = {
-      l1: (symbol: string) => this.l1(symbol),
+      // Taken for every symbol an md update is made for (outbox.ts).
+      l1: (symbol: string) => batch.l1.get(symbol)!,
+      // A completed or canceled order is final: as it is now, it was then.
       order: (orderId: number) => orderView(this.#find(orderId)!),
     };
-    return feedUpdates(events, state, interest);
+    return feedUpdates(batch.events, state, interest);
   }
 
   /**
-   * Events of durable commands, in sequence order, a batch per group commit. `active` says
-   * whether the listener has anyone to tell (a feed subscriber, a FIX session): while no listener
-   * is active, commands build no events at all (the order path's cheapest case), and a listener
-   * that becomes active gets the events of the commands sequenced from then on.
+   * Batches of durable commands' events, in sequence order, a batch per group commit (outbox.ts).
+   * While no listener is `active`, commands build no events at all.
    */
-  subscribe(
-    listener: (events: readonly ExchangeEvent[]) => void,
-    active: () => boolean = always,
-  ): () => void {
-    const entry: Listener = { deliver: listener, active };
-    this.#listeners.add(entry);
-    return () => this.#listeners.delete(entry);
+  subscribe(listener: (batch: DurableBatch) => void, active?: () => boolean): () => void {
+    return this.#outbox.subscribe(listener, active);
   }
 
   /** sha256 of the whole state (books, orders, wallets, risk counters, tapes). */
@@ -432,11 +433,12 @@ export class ExchangeService {
     const manager = this.#manager;
     const seq = manager.seq + 1;
     this.#journal.append(seq, command);
-    const listening = this.#listening();
+    const listening = this.#outbox.listening;
     // What leaves the state goes to the journal through the manager's `retiring` (open()).
     const { events, refusal } = manager.apply(seq, command, listening || keepEvents);
     if (seq % this.#snapshotEvery === 0) this.#snapshot(seq);
-    this.#publish(events, listening);
+    // Every command, so that each batch's commit is watched; its events only when they are wanted.
+    this.#outbox.add(this.#journal.commit(), listening ? events : NO_EVENTS, (symbol) => this.l1(symbol));
     if (refusal !== undefined) throw problem(refusal);
     return events;
   }
@@ -451,37 +453,6 @@ export class ExchangeService {
     } catch (error) {
       this.#onSnapshotFailed(seq, error);
     }
-  }
-
-  #listening(): boolean {
-    for (const listener of this.#listeners) if (listener.active()) return true;
-    return false;
-  }
-
-  /**
-   * Holds the events until their own batch is durable: an outbox per batch, since with the
-   * journal's writer thread the next batch gathers (and is applied) while this one is written, and
-   * its events must wait for its own commit. Batches commit in order, so delivery keeps it.
-   */
-  #publish(events: ExchangeEvent[], listening: boolean): void {
-    const commit = this.#journal.commit();
-    if (commit !== this.#watched) {
-      this.#watched = commit;
-      const outbox: ExchangeEvent[] = [];
-      this.#outbox = outbox;
-      commit.then(
-        () => this.#deliver(outbox),
-        (error: unknown) => {
-          this.#failed = error;
-        },
-      );
-    }
-    // Nobody to tell: the events are not kept.
-    if (listening) for (const event of events) this.#outbox.push(event);
-  }
-
-  #deliver(events: readonly ExchangeEvent[]): void {
-    if (events.length > 0) for (const listener of this.#listeners) listener.deliver(events);
   }
 
   #canceledIn(events: readonly ExchangeEvent[]): OrderView[] {

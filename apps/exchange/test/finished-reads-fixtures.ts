@@ -46,7 +46,7 @@ export interface History {
 
 export function record(service: ExchangeService): History {
   const history: History = { ids: new Map(), executions: [] };
-  service.subscribe((events) => {
+  service.subscribe(({ events }) => {
     for (const e of events) {
       if (e.type === 'order.accepted') {
         const ids = history.ids.get(e.order.account) ?? [];

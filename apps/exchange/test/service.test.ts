@@ -41,7 +41,7 @@ async function refused(promise: Promise<unknown>): Promise<{ code: string; statu
 t.test('the trading flow through the facade', async (t) => {
   const { service } = open(tempFile(t));
   const events: ExchangeEvent[] = [];
-  service.subscribe((batch) => events.push(...batch));
+  service.subscribe((batch) => events.push(...batch.events));
   await service.deposit('alice', 100_000);
   await service.deposit('bob', 0, { AAPL: 500 });
   const sell = await service.placeOrder('bob', {
@@ -192,7 +192,7 @@ t.test(
     const delivered: ExchangeEvent[][] = [];
     let active = false;
     service.subscribe(
-      (batch) => delivered.push([...batch]),
+      (batch) => delivered.push([...batch.events]),
       () => active,
     );
     await service.deposit('alice', 100_000);

@@ -20,6 +20,7 @@
 import { ProblemError } from '@tessera/kit';
 import { fieldsText, type FixMessage } from './codec.ts';
 import type { ExchangeEvent, Execution, Order, Side } from '../core/messages.ts';
+import type { DurableBatch } from '../outbox.ts';
 import type { ExecutionView, OrderInput, OrderView } from '../service.ts';
 import {
   cancelReject,
@@ -43,7 +44,7 @@ export interface FixVenue {
   orderByClientId(account: string, clientOrderId: string): Order | undefined;
   executions(account: string, query: { orderId: number }): { executions: readonly ExecutionView[] };
   /** `active`: whether the listener has anyone to tell now (ExchangeService.subscribe). */
-  subscribe(listener: (events: readonly ExchangeEvent[]) => void, active?: () => boolean): () => void;
+  subscribe(listener: (batch: DurableBatch) => void, active?: () => boolean): () => void;
 }
 
 /** A logged-on session as the gateway sees it. */
@@ -83,7 +84,7 @@ export class FixOrderGateway {
     this.#now = now;
     // Events matter while a session is logged on or an order is tracked (its fills count on).
     this.#unsubscribe = venue.subscribe(
-      (events) => this.#onEvents(events),
+      (batch) => this.#onEvents(batch.events),
       () => this.#sessions.size > 0 || this.#accounts.size > 0,
     );
   }

@@ -16,6 +16,12 @@ export interface FeedSocket {
 
 export const SLOW_CONSUMER_CLOSE = 4008;
 
+/** A symbol's snapshot and the group commit that makes what it shows durable. */
+export interface DurableSnapshot {
+  readonly snapshot: SymbolSnapshot;
+  readonly durable: Promise<void>;
+}
+
 export interface Subscriber {
   readonly socket: FeedSocket;
   readonly account: string | undefined;
@@ -26,7 +32,7 @@ export interface Subscriber {
 
 export class FeedHub implements FeedInterest {
   readonly #maxBuffered: number;
-  readonly #snapshot: (symbol: string) => SymbolSnapshot;
+  readonly #snapshot: (symbol: string) => DurableSnapshot;
   readonly #bySymbol = new Map<string, Set<Subscriber>>();
   /** An account's set goes with its last subscriber (accounts come and go; symbols are few). */
   readonly #byAccount = new Map<string, Set<Subscriber>>();
@@ -35,7 +41,7 @@ export class FeedHub implements FeedInterest {
   /** Subscribers dropped as slow consumers since start (a metric). */
   dropped = 0;
 
-  constructor(maxBuffered: number, snapshot: (symbol: string) => SymbolSnapshot) {
+  constructor(maxBuffered: number, snapshot: (symbol: string) => DurableSnapshot) {
     this.#maxBuffered = maxBuffered;
     this.#snapshot = snapshot;
   }
@@ -116,10 +122,23 @@ export class FeedHub implements FeedInterest {
     }
   }
 
+  /**
+   * Taken now, sent once the commands it shows are durable (a crash before then sends nothing).
+   * Batches up to its seq are skipped from now on; later ones are delivered after their own
+   * commit, so after it.
+   */
   #sendSnapshot(subscriber: Subscriber, symbol: string): void {
-    const snapshot = this.#snapshot(symbol);
+    const { snapshot, durable } = this.#snapshot(symbol);
     subscriber.symbols.set(symbol, snapshot.seq);
-    this.#write(subscriber, Buffer.from(JSON.stringify(snapshot)));
+    const bytes = Buffer.from(JSON.stringify(snapshot));
+    durable.then(
+      () => {
+        // Unless unsubscribed, or a newer snapshot replaced it, meanwhile.
+        if (subscriber.symbols.get(symbol) === snapshot.seq) this.#write(subscriber, bytes);
+      },
+      // The journal failed: the exchange refuses everything until restarted; nothing to show.
+      () => undefined,
+    );
   }
 
   #write(subscriber: Subscriber, bytes: Buffer): void {

@@ -25,7 +25,7 @@ export const feedRoute: FastifyPluginCallback<FeedRouteOptions> = (app, { servic
   const symbols = new Set(service.symbols());
   // Updates only for what has a subscriber; no events at all while nobody subscribes.
   const stop = service.subscribe(
-    (events) => hub.publish(service.feedUpdates(events, hub)),
+    (batch) => hub.publish(service.feedUpdates(batch, hub)),
     () => hub.active,
   );
   app.addHook('onClose', (_app, done) => {

@@ -1,6 +1,11 @@
 import t from 'tap';
 import type { FeedUpdates, SymbolSnapshot, SymbolUpdate } from '../../src/core/feed.ts';
-import { FeedHub, SLOW_CONSUMER_CLOSE, type FeedSocket } from '../../src/http/feed-hub.ts';
+import {
+  FeedHub,
+  SLOW_CONSUMER_CLOSE,
+  type DurableSnapshot,
+  type FeedSocket,
+} from '../../src/http/feed-hub.ts';
 
 class FakeSocket implements FeedSocket {
   readonly sent: Buffer[] = [];
@@ -25,7 +30,7 @@ class FakeSocket implements FeedSocket {
 }
 
 let seq = 10;
-const snapshot = (symbol: string): SymbolSnapshot => ({
+const book = (symbol: string): SymbolSnapshot => ({
   type: 'snapshot',
   symbol,
   seq,
@@ -33,6 +38,13 @@ const snapshot = (symbol: string): SymbolSnapshot => ({
   bids: [],
   asks: [],
 });
+/** A snapshot whose commands are durable already. */
+const snapshot = (symbol: string): DurableSnapshot => ({
+  snapshot: book(symbol),
+  durable: Promise.resolve(),
+});
+/** Lets the commits that resolved send their snapshots. */
+const sent = () => new Promise((resolve) => setImmediate(resolve));
 const md = (fromSeq: number, to: number, levels = 1): FeedUpdates => {
   const update: SymbolUpdate = {
     type: 'md',
@@ -52,6 +64,7 @@ t.test('one serialisation per batch, the same bytes to every subscriber', async 
   const b = new FakeSocket();
   hub.subscribe(hub.add(a, undefined), 'AAPL');
   hub.subscribe(hub.add(b, 'bob'), 'AAPL');
+  await sent();
   hub.publish(md(11, 12));
   t.equal(a.sent.length, 2);
   t.equal(a.sent[1], b.sent[1], 'the very same buffer');
@@ -66,10 +79,12 @@ t.test('a batch already in the snapshot is skipped; one straddling it sends a fr
   const a = new FakeSocket();
   seq = 10;
   hub.subscribe(hub.add(a, undefined), 'AAPL');
+  await sent();
   hub.publish(md(9, 10));
   t.equal(a.sent.length, 1, 'seq 9-10 is in the snapshot at 10');
   seq = 12;
   hub.publish(md(10, 12));
+  await sent();
   t.match(a.messages(), [{ type: 'snapshot' }, { type: 'snapshot', seq: 12 }]);
   hub.publish(md(13, 13));
   t.match(a.messages()[2], { type: 'md', seq: 13 });
@@ -81,6 +96,7 @@ t.test('a subscriber over the buffer limit is closed with 4008 and written to no
   const fast = new FakeSocket();
   hub.subscribe(hub.add(slow, undefined), 'AAPL');
   hub.subscribe(hub.add(fast, undefined), 'AAPL');
+  await sent();
   for (let i = 0; i < 20; i++) hub.publish(md(100 + i, 100 + i, 10));
   t.equal(slow.closed?.code, SLOW_CONSUMER_CLOSE);
   t.match(slow.closed?.reason, /slow consumer: more than 1000 bytes/);
@@ -125,7 +141,35 @@ t.test('the hub says what has a subscriber, and forgets what no longer has one',
   t.notOk(hub.wantsSymbol('MSFT'));
   const slow = new FakeSocket(true);
   hub.subscribe(hub.add(slow, 'ana'), 'AAPL');
+  await sent();
   for (let i = 0; i < 3 && slow.closed === undefined; i++) hub.publish(md(20 + i, 20 + i, 100_000));
   t.equal(slow.closed?.code, SLOW_CONSUMER_CLOSE);
   t.equal(hub.active, false, 'a dropped slow consumer wants nothing more');
 });
+
+t.test(
+  'a snapshot is sent once the commands it shows are durable, and only to a subscriber still there',
+  async (t) => {
+    const commits: Array<() => void> = [];
+    const pending = (symbol: string): DurableSnapshot => ({
+      snapshot: book(symbol),
+      durable: new Promise<void>((resolve) => commits.push(resolve)),
+    });
+    const hub = new FeedHub(1 << 20, pending);
+    const a = new FakeSocket();
+    const b = new FakeSocket();
+    seq = 30;
+    hub.subscribe(hub.add(a, undefined), 'AAPL');
+    const leaving = hub.add(b, undefined);
+    hub.subscribe(leaving, 'AAPL');
+    await sent();
+    t.equal(a.sent.length, 0, 'nothing before its commit');
+    hub.publish(md(29, 30));
+    t.equal(a.sent.length, 0, 'a batch up to the snapshot is skipped meanwhile');
+    hub.unsubscribe(leaving, 'AAPL');
+    for (const commit of commits) commit();
+    await sent();
+    t.match(a.messages(), [{ type: 'snapshot', seq: 30 }]);
+    t.equal(b.sent.length, 0, 'not sent to one that unsubscribed meanwhile');
+  },
+);
