@@ -133,8 +133,10 @@ export class FeedHub implements FeedInterest {
     const bytes = Buffer.from(JSON.stringify(snapshot));
     durable.then(
       () => {
-        // Unless unsubscribed, or a newer snapshot replaced it, meanwhile.
-        if (subscriber.symbols.get(symbol) === snapshot.seq) this.#write(subscriber, bytes);
+        // Unless unsubscribed meanwhile. One replaced by a newer snapshot still goes (in seq
+        // order): under steady orders each batch may straddle the last snapshot, and skipping
+        // the older ones would leave the subscriber with none.
+        if (subscriber.symbols.has(symbol)) this.#write(subscriber, bytes);
       },
       // The journal failed: the exchange refuses everything until restarted; nothing to show.
       () => undefined,

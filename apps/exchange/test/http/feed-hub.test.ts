@@ -173,3 +173,24 @@ t.test(
     t.equal(b.sent.length, 0, 'not sent to one that unsubscribed meanwhile');
   },
 );
+
+t.test('a snapshot replaced while it waits for its commit still goes, before the newer one', async (t) => {
+  const commits: Array<() => void> = [];
+  const pending = (symbol: string): DurableSnapshot => ({
+    snapshot: book(symbol),
+    durable: new Promise<void>((resolve) => commits.push(resolve)),
+  });
+  const hub = new FeedHub(1 << 20, pending);
+  const a = new FakeSocket();
+  seq = 40;
+  hub.subscribe(hub.add(a, undefined), 'AAPL');
+  // Its batch went on past the snapshot (as under steady orders): a fresh one is taken.
+  seq = 45;
+  hub.publish(md(39, 42));
+  for (const commit of commits) commit();
+  await sent();
+  t.match(a.messages(), [
+    { type: 'snapshot', seq: 40 },
+    { type: 'snapshot', seq: 45 },
+  ]);
+});
