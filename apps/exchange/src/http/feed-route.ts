@@ -12,7 +12,7 @@ import type { FeedHub } from './feed-hub.ts';
 
 export interface FeedRouteOptions {
   readonly service: ExchangeService;
-  /** The fan-out (built over the same service: `new FeedHub(maxBuffered, service.feedSnapshot)`). */
+  /** The fan-out, over the same service (descriptor.ts builds it with `service.feedSnapshot`). */
   readonly hub: FeedHub;
 }
 
