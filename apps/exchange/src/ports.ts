@@ -66,6 +66,8 @@ export interface Journal extends ExecutionReads, FinishedOrderReads {
    * share a commit (group commit); a failed commit rejects every waiter.
    */
   commit(): Promise<void>;
+  /** Whether anything appended is not durable yet (a batch gathering or being written). */
+  readonly pending: boolean;
   /** The commands after `afterSeq`, in order (startup replay). */
   replay(afterSeq: number, visit: (seq: number, command: Command) => void): void;
   /**

@@ -173,6 +173,15 @@ export class ExchangeService {
   }
 
   /**
+   * What a read must wait for before it leaves: the state it was taken from may hold commands
+   * whose batch is still being written (the writer thread writes one batch while the next is
+   * applied), and a crash would lose them. Undefined when everything applied is durable.
+   */
+  readsWait(): Promise<void> | undefined {
+    return this.#journal.pending ? this.#journal.commit() : undefined;
+  }
+
+  /**
    * The answer is the order as its own command left it, viewed at once: when the batch is durable
    * a later batch (not durable yet) may have changed it in memory, and nobody may hear of that
    * before it is durable.

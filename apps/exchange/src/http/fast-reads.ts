@@ -1,6 +1,6 @@
 /**
  * The reads every trading client makes all the time, answered before fastify when they are plain
- * (see the kit's fast-routes.ts):
+ * (see the kit's fast-routes.ts), each taken at once and sent once what it shows is durable:
  * - one of its own orders (`GET /v1/order/{id}`): a canonical id and nothing else in the request
  *   target, from a token already verified with the `trade` scope. The body is the route's
  *   (orderJson: the response schema's fields in its order); anything else — a query, an id the
@@ -57,7 +57,7 @@ export function addFastReads(app: FastifyInstance, service: ExchangeService): vo
       const id = plainOrderId(url);
       if (id === undefined) return undefined;
       const order = service.ownOrder(principal.sub, id);
-      return order === undefined ? undefined : orderJson(order);
+      return order === undefined ? undefined : onceDurable(service, orderJson(order));
     },
   });
   app.addPublicFastAnswer({
@@ -65,14 +65,22 @@ export function addFastReads(app: FastifyInstance, service: ExchangeService): vo
     answer(url) {
       const query = plainBookRead(url, L2_PATH);
       // An unknown symbol throws: the full route answers it.
-      return query === undefined ? undefined : JSON.stringify(service.l2(query.symbol, query.depth));
+      if (query === undefined) return undefined;
+      return onceDurable(service, JSON.stringify(service.l2(query.symbol, query.depth)));
     },
   });
   app.addPublicFastAnswer({
     route: L3_PATH,
     answer(url) {
       const query = plainBookRead(url, L3_PATH);
-      return query === undefined ? undefined : JSON.stringify(service.l3(query.symbol, query.depth));
+      if (query === undefined) return undefined;
+      return onceDurable(service, JSON.stringify(service.l3(query.symbol, query.depth)));
     },
   });
+}
+
+/** The body, taken now, given once what it shows is durable (service.readsWait). */
+function onceDurable(service: ExchangeService, body: string): string | Promise<string> {
+  const wait = service.readsWait();
+  return wait === undefined ? body : wait.then(() => body);
 }

@@ -9,6 +9,7 @@ import { TRADE_REPORT_COLUMNS } from '../core/trade-report.ts';
 import type { ExchangeService } from '../service.ts';
 import { toCsv } from './csv.ts';
 import { tradeReportQuerySchema, tradeReportReplySchema } from './schemas.ts';
+import { holdReadsUntilDurable } from './durable-reads.ts';
 
 export interface ReportRoutesOptions {
   readonly service: ExchangeService;
@@ -32,6 +33,7 @@ function wantsCsv(request: FastifyRequest<{ Querystring: TradeReportQuery }>): b
 }
 
 export const reportRoutes: FastifyPluginCallback<ReportRoutesOptions> = (app, options, done) => {
+  holdReadsUntilDurable(app, options.service);
   app.get<{ Querystring: TradeReportQuery }>(
     '/v1/reports/trades',
     {

@@ -27,6 +27,7 @@ import {
 } from './schemas.ts';
 import { addFastOrder } from './fast-order.ts';
 import { addFastReads } from './fast-reads.ts';
+import { holdReadsUntilDurable } from './durable-reads.ts';
 
 export interface ExchangeRoutesOptions {
   readonly service: ExchangeService;
@@ -50,6 +51,7 @@ const caller = (request: FastifyRequest): string => request.principal!.sub;
  */
 export const exchangeRoutes: FastifyPluginCallback<ExchangeRoutesOptions> = (app, options, done) => {
   const { service } = options;
+  holdReadsUntilDurable(app, service);
   const trade = {
     auth: { scope: 'trade' },
     rateLimit: { max: options.tradeLimitPerMinute, timeWindow: MINUTE },

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { createAuthenticator, createHttpApp, createLogger, mintToken, openSqlite } from '@tessera/kit';
 import { SqliteJournal } from '../../src/adapters/embedded/sqlite-journal.ts';
+import { WorkerJournal } from '../../src/adapters/embedded/worker-journal.ts';
 import { exchangeRoutes } from '../../src/http/routes.ts';
 import type { ExchangeRules } from '../../src/core/order-manager.ts';
 import { ExchangeService } from '../../src/service.ts';
@@ -35,6 +36,11 @@ export interface ExchangeAppOptions {
   readonly authFailureLimitPerMinute?: number;
   /** false: no rate limits, and so the fast answers at the edge (as in the benchmarks). */
   readonly rateLimitEnabled?: boolean;
+  /**
+   * `thread`: the journal's writer thread with fsynced commits (as `make run`), where a batch is
+   * written while the next is applied; `inline` (default): the cheaper node:sqlite journal.
+   */
+  readonly journal?: 'inline' | 'thread';
 }
 
 export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise<ExchangeApp> {
@@ -50,9 +56,14 @@ export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise
       : { authFailureLimitPerMinute: options.authFailureLimitPerMinute }),
   });
   let now = T0;
+  const file = join(dir, 'x.db');
+  const db = openSqlite(file, { synchronous: 'normal' });
   const service = ExchangeService.open({
     rules: options.limits === undefined ? rules() : rules({ limits: options.limits }),
-    journal: new SqliteJournal(openSqlite(join(dir, 'x.db'), { synchronous: 'normal' })),
+    journal:
+      options.journal === 'thread'
+        ? new WorkerJournal({ file, synchronous: 'full', reader: db })
+        : new SqliteJournal(db),
     now: () => now++,
   });
   await options.register(app, service);
@@ -61,6 +72,7 @@ export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise
   t.teardown(async () => {
     await app.close();
     await service.close();
+    db.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return {
@@ -77,11 +89,13 @@ export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise
  */
 export async function fastEdgeApp(
   t: Test,
+  journal: ExchangeAppOptions['journal'] = 'inline',
 ): Promise<ExchangeApp & { readonly port: number; readonly reachedFastify: string[] }> {
   const reachedFastify: string[] = [];
   const exchange = await exchangeApp(t, {
     listen: true,
     rateLimitEnabled: false,
+    journal,
     register: (app, service) => {
       app.addHook('onRequest', (request, _reply, done) => {
         reachedFastify.push(`${request.method} ${request.url}`);

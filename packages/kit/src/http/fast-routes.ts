@@ -51,8 +51,11 @@ export interface FastAnswer {
 export interface PublicFastAnswer {
   /** The route pattern, for the request-duration metric. */
   readonly route: string;
-  /** The JSON body of a 200 for this request target, or undefined to let the full route answer. */
-  answer(url: string): string | undefined;
+  /**
+   * The JSON body of a 200 for this request target, or undefined to let the full route answer; a
+   * promise of either as for FastAnswer (a body that may leave only later).
+   */
+  answer(url: string): string | undefined | Promise<string | undefined>;
 }
 
 /** What a fast write answers: a 200 and its JSON body (and headers such as Idempotent-Replayed). */
@@ -186,14 +189,15 @@ export class FastRoutes {
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const url = req.url ?? '';
     for (const fast of this.#publicAnswers) {
-      let body: string | undefined;
+      let body: string | undefined | Promise<string | undefined>;
       try {
         body = fast.answer(url);
       } catch {
         continue; // the full route meets the same failure and answers it
       }
       if (body === undefined) continue;
-      this.#answered(res, fast.route, started, body);
+      if (typeof body === 'string') this.#answered(res, fast.route, started, body);
+      else this.#answerLater(req, res, fast.route, started, body, fullRoute);
       return true;
     }
     if (this.#answers.length === 0) return false;

@@ -106,6 +106,10 @@ export class GroupCommitJournal implements Journal {
     return this.#batch?.promise ?? this.#inFlight ?? Promise.resolve();
   }
 
+  get pending(): boolean {
+    return this.#batch !== undefined || this.#inFlight !== undefined;
+  }
+
   replay(afterSeq: number, visit: (seq: number, command: Command) => void): void {
     this.#reads.replay(afterSeq, visit);
   }
