@@ -151,6 +151,26 @@ t.test('a public fast answer needs no token, ignores one, and declines to the fu
   t.match(text, /http_request_duration_seconds_count\{method="GET",route="\/book",status_code="200"\} 5$/m);
 });
 
+t.test('a public answer still to come: sent when it comes, else the full route answers', async (t) => {
+  const app = await testApp({ rateLimitEnabled: false });
+  let later: Promise<string | undefined> = Promise.resolve('{"from":"later"}');
+  app.addPublicFastAnswer({ route: '/book', answer: () => later });
+  let fullRoutes = 0;
+  app.get('/book', async () => {
+    fullRoutes++;
+    return { from: 'full' };
+  });
+  const port = await listen(t, app);
+  const get = () => fetch(`http://127.0.0.1:${port}/book`).then((res) => res.text());
+  t.equal(await get(), '{"from":"later"}', 'sent once it came');
+  later = Promise.resolve(undefined);
+  t.equal(await get(), '{"from":"full"}', 'declined later: the full route');
+  later = Promise.reject(new Error('book gone'));
+  later.catch(() => undefined);
+  t.equal(await get(), '{"from":"full"}', 'failed later: the full route');
+  t.equal(fullRoutes, 2);
+});
+
 t.test('an answer still to come: sent when it comes, else the full route answers', async (t) => {
   const app = await testApp({ rateLimitEnabled: false });
   let later: () => Promise<string | undefined> = () => Promise.resolve('{"from":"later"}');
