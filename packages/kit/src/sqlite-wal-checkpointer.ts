@@ -26,7 +26,7 @@ const RESTART_WAL_FRAMES = 1024;
  * (`walCopyBack`), so that the transaction starts the WAL over. Tests may force it.
  */
 export interface WalRestarts {
-  restartDue(): boolean;
+  takeRestart(): boolean;
 }
 
 /**
@@ -38,7 +38,7 @@ export interface WalRestarts {
  * when a write transaction begins with every frame copied back; a writer that keeps committing
  * begins each batch while a round is copying and commits after it, so every round leaves the
  * frames of the batch in flight and the WAL grows without end (the leaderboard's win log: 25 MB in
- * 12 s at 1,000 appends/s). Hence `restartDue()`: once a round has copied back a long WAL whole,
+ * 12 s at 1,000 appends/s). Hence `takeRestart()`: once a round has copied back a long WAL whole,
  * the writer copies the few frames committed since on its own connection (`walCopyBack`, one more
  * fsync of the database file) and its next transaction starts the WAL over.
  */
@@ -84,8 +84,11 @@ export class WalCheckpointer implements WalRestarts {
     return this.#stats;
   }
 
-  /** At most once a round, and only after a round that found a long WAL and copied it whole. */
-  restartDue(): boolean {
+  /**
+   * Whether the writer should restart the WAL before its next batch; a yes is taken (the next call
+   * in the same round says no): at most once a round, after a round that copied a long WAL whole.
+   */
+  takeRestart(): boolean {
     const { rounds, frames, copied } = this.#stats;
     if (rounds === this.#restartedAfter || frames < this.#restartFrames || copied < frames) return false;
     this.#restartedAfter = rounds;

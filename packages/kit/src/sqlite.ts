@@ -52,7 +52,7 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
 }
 
 /**
- * The writer's side of a WAL restart (WalCheckpointer#restartDue): copies back, on the writer's
+ * The writer's side of a WAL restart (WalCheckpointer#takeRestart): copies back, on the writer's
  * own connection, the frames committed since the checkpointer's last round, so that the next
  * transaction begins with the WAL all copied and SQLite starts it over. Whatever stops the copy
  * (a reader's snapshot, the disk) only leaves the WAL to the next request, never fails the write

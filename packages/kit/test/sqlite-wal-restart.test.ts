@@ -1,4 +1,4 @@
-// Starting the WAL over under steady writes (WalCheckpointer#restartDue, walCopyBack). The race
+// Starting the WAL over under steady writes (WalCheckpointer#takeRestart, walCopyBack). The race
 // that keeps the WAL growing is played step by step on one thread: a batch begins while a
 // checkpoint round copies, and commits after it.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,7 +47,7 @@ function steadyWrites(file: string, copyBackWhenAsked: boolean): number[] {
     const { log, checkpointed } = round.get() as unknown as Round;
     db.exec('COMMIT');
     frames.push(log);
-    // What restartDue() asks of a round: the WAL copied back whole.
+    // What takeRestart() asks of a round: the WAL copied back whole.
     asked = checkpointed === log;
   }
   checkpointer.close();
@@ -81,22 +81,22 @@ async function roundAfter(checkpointer: WalCheckpointer, rounds: number): Promis
   if (checkpointer.stats.rounds <= rounds) throw new Error('no checkpoint round came');
 }
 
-t.test('restartDue: once a round, after a round that copied a long enough WAL whole', async (t) => {
+t.test('takeRestart: once a round, after a round that copied a long enough WAL whole', async (t) => {
   const file = tempFile(t);
   const { db, batch } = writer(file);
   t.teardown(() => db.close());
   for (let i = 0; i < 10; i++) batch();
   const checkpointer = new WalCheckpointer(file, 'normal', 10, 16);
   t.teardown(() => checkpointer.close());
-  t.notOk(checkpointer.restartDue(), 'not before any round');
+  t.notOk(checkpointer.takeRestart(), 'not before any round');
   await roundAfter(checkpointer, 0);
   const { frames, copied } = checkpointer.stats;
   t.ok(frames >= 16 && copied === frames, `the round copied ${copied} of ${frames} frames`);
-  t.ok(checkpointer.restartDue(), 'asked after the round');
-  t.notOk(checkpointer.restartDue(), 'asked once for that round');
+  t.ok(checkpointer.takeRestart(), 'asked after the round');
+  t.notOk(checkpointer.takeRestart(), 'asked once for that round');
 });
 
-t.test('restartDue: not for a WAL shorter than the threshold', async (t) => {
+t.test('takeRestart: not for a WAL shorter than the threshold', async (t) => {
   const file = tempFile(t);
   const { db, batch } = writer(file);
   t.teardown(() => db.close());
@@ -106,5 +106,5 @@ t.test('restartDue: not for a WAL shorter than the threshold', async (t) => {
   await roundAfter(checkpointer, 0);
   const { frames, copied } = checkpointer.stats;
   t.ok(frames > 0 && copied === frames, `the round copied ${copied} of ${frames} frames`);
-  t.notOk(checkpointer.restartDue(), 'a short WAL is left to SQLite');
+  t.notOk(checkpointer.takeRestart(), 'a short WAL is left to SQLite');
 });

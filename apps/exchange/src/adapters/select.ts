@@ -24,7 +24,7 @@ export function selectAdapters(config: ExchangeConfig, platform: PlatformConfig)
   // The WAL is copied back into the file on a thread of its own, never inside a group commit
   // (the writer thread turns its automatic checkpoint off; the inline writer is this connection);
   // under steady orders a batch now and then first copies back the last frames, so that the WAL
-  // starts over (WalCheckpointer#restartDue).
+  // starts over (WalCheckpointer#takeRestart).
   if (synchronous !== 'full') db.exec('PRAGMA wal_autocheckpoint = 0');
   const checkpointer = new WalCheckpointer(file, synchronous, 1000);
   // A commit that waits for the disk (fsync) goes to the journal's writer thread, so the event

@@ -145,7 +145,7 @@ t.test('the WAL is copied back by the checkpointer, never inside a group commit'
 });
 
 t.test('a batch copies back first when asked, and the WAL starts over', async (t) => {
-  // The checkpointer's rule (restartDue) and the race it answers are played step by step in the
+  // The checkpointer's rule (takeRestart) and the race it answers are played step by step in the
   // kit's sqlite-wal-restart.test.ts; here, with no rounds at all, the writer thread must honour
   // the request: asked before every batch, the WAL never holds more than about one batch.
   const walAfterBatches = async (asked: boolean): Promise<number> => {
@@ -156,7 +156,7 @@ t.test('a batch copies back first when asked, and the WAL starts over', async (t
       synchronous: 'normal',
       reader,
       walCheckpointMs: 1_000_000_000,
-      walRestarts: { restartDue: () => asked },
+      walRestarts: { takeRestart: () => asked },
     });
     for (let batch = 0; batch < 30; batch++) {
       await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(win(`p${batch}-${i}`))));

@@ -15,7 +15,7 @@ const db = openSqlite(file, { synchronous });
 // Never inside a group commit: the adapters' WalCheckpointer copies the WAL back on its own thread.
 db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new JournalBatchWriter(db);
-// When asked (WalCheckpointer#restartDue): the batch's transaction then starts the WAL over.
+// When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over.
 const copyBack = walCopyBack(db);
 
 answerRequests<JournalCommand, null>((command) => {

@@ -18,7 +18,7 @@ export class SqliteJournal extends GroupCommitJournal {
     super(new JournalReads(db), {
       write: (batch) => {
         try {
-          if (walRestarts?.restartDue() === true) copyBack();
+          if (walRestarts?.takeRestart() === true) copyBack();
           writer.write(batch);
           return Promise.resolve();
         } catch (error) {

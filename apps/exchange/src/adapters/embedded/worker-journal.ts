@@ -43,7 +43,7 @@ class WorkerSink implements BatchSink {
   }
 
   async write(batch: JournalBatch): Promise<void> {
-    const restartWal = this.#walRestarts?.restartDue() ?? false;
+    const restartWal = this.#walRestarts?.takeRestart() ?? false;
     await this.#channel.request({ kind: 'write', batch, restartWal });
   }
 

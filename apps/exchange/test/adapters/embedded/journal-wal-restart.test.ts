@@ -20,7 +20,7 @@ async function walAfterBatches(t: Test, writer: 'thread' | 'inline', asked: bool
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'journal.db');
   const reader = openSqlite(file, { synchronous: 'normal' });
-  const walRestarts: WalRestarts = { restartDue: () => asked };
+  const walRestarts: WalRestarts = { takeRestart: () => asked };
   let journal: WorkerJournal | SqliteJournal;
   if (writer === 'thread') {
     journal = new WorkerJournal({ file, synchronous: 'normal', reader, walRestarts });

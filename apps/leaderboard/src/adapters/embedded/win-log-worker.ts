@@ -18,7 +18,7 @@ const db = openSqlite(file, { synchronous });
 // Never inside a group commit: the kit's WalCheckpointer copies the WAL back from a thread of its own.
 db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new WinBatchWriter(db);
-// When asked (WalCheckpointer#restartDue): the batch's transaction then starts the WAL over.
+// When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over.
 const copyBack = walCopyBack(db);
 
 answerRequests<WinLogCommand, WrittenSeqs>(

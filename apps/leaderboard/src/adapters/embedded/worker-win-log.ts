@@ -140,7 +140,7 @@ export class WorkerWinLog implements WinLog {
       return;
     }
     const wins = encodeWins(batch.map((pending) => pending.win));
-    const restartWal = this.#walRestarts.restartDue();
+    const restartWal = this.#walRestarts.takeRestart();
     this.#channel.request({ kind: 'write', wins, restartWal }, [wins.numbers.buffer]).then(
       (written) => {
         this.#settle(batch, written);
