@@ -1,5 +1,5 @@
 /** Builds RFC 5322 messages with nodemailer's composer (the MIME encoding is the library's). */
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Address } from '../core/address.ts';
 
 export interface ComposeInput {

@@ -191,7 +191,7 @@ export function createWorker(options: WorkerOptions): Worker {
    * Indexes filed copies in one search write: every copy of the batch, also one filed by an
    * earlier attempt (a crash before this write), while addNew leaves a copy already indexed as
    * it is, so a later change's upsert is never undone. When the index fails (search.db locked
-   * past its busy timeout, a full disk), each copy's change event is queued instead and the
+   * past addNew's short busy timeout, a full disk), each copy's change event is queued instead and the
    * indexer indexes it from the store later; only when the queue fails too does the job fail (and
    * its retry files nothing twice). A copy deleted in the moment between its filing and this
    * write can stay in the index, which search skips (it answers from the store).
@@ -214,8 +214,8 @@ export function createWorker(options: WorkerOptions): Worker {
    * Files the copies of a whole batch in one metadata write (threads resolved in order inside
    * it), then tells their users and indexes the copies. Filed first: the search index never holds
    * back or fails a delivery, and a copy whose filing fails is never indexed. The job's ack does
-   * wait for the index write: when another process holds search.db's write lock, up to its busy
-   * timeout (then the copies go to the indexer as change events), and the batches behind it wait.
+   * wait for the index write, but addNew waits only briefly (ADD_NEW_BUSY_MS) for another
+   * process's write lock on search.db, then the copies go to the indexer as change events.
    */
   const fileCopies = async (copies: readonly NewCopy[]): Promise<void> => {
     if (copies.length === 0) return;

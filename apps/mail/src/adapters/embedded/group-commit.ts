@@ -32,13 +32,20 @@ export class GroupCommit {
   readonly #savepoint: StatementSync;
   readonly #release: StatementSync;
   readonly #undo: StatementSync;
+  readonly #busyTimeoutMs: number | undefined;
   #pending: PendingWrite[] = [];
   #scheduled = false;
   /** Transactions committed and writes they held, since the start (tests, diagnostics). */
   readonly stats = { commits: 0, writes: 0 };
 
-  constructor(db: DatabaseSync) {
+  /**
+   * `busyTimeoutMs`: how long this group's BEGIN waits for another connection's write lock,
+   * instead of the connection's own timeout; set only while the group takes the lock (the flush
+   * is synchronous, so no other statement of the connection sees it).
+   */
+  constructor(db: DatabaseSync, options: { busyTimeoutMs?: number } = {}) {
     this.#db = db;
+    this.#busyTimeoutMs = options.busyTimeoutMs;
     this.#begin = db.prepare('BEGIN IMMEDIATE');
     this.#commit = db.prepare('COMMIT');
     this.#rollback = db.prepare('ROLLBACK');
@@ -67,7 +74,7 @@ export class GroupCommit {
     this.#pending = [];
     let outcomes: Outcome[];
     try {
-      this.#begin.run();
+      this.#lock();
       // A group of one needs no savepoint: its failure rolls the transaction back (below).
       outcomes =
         group.length === 1 ? [{ ok: true, value: group[0]?.write() }] : group.map((w) => this.#apply(w));
@@ -88,6 +95,21 @@ export class GroupCommit {
       else if (outcome.ok) pending.resolve(outcome.value);
       else pending.reject(outcome.error);
     });
+  }
+
+  /** BEGIN IMMEDIATE, with this group's own busy timeout when it has one. */
+  #lock(): void {
+    if (this.#busyTimeoutMs === undefined) {
+      this.#begin.run();
+      return;
+    }
+    const before = (this.#db.prepare('PRAGMA busy_timeout').get() as { timeout: number }).timeout;
+    this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.#busyTimeoutMs))}`);
+    try {
+      this.#begin.run();
+    } finally {
+      this.#db.exec(`PRAGMA busy_timeout = ${before}`);
+    }
   }
 
   /** One write of a larger group, in a savepoint: undone alone if it throws. */

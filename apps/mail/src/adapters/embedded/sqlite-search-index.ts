@@ -60,9 +60,18 @@ export function matchExpression(userId: string, query: SearchQuery): string {
   return parts.join(' AND ');
 }
 
+/**
+ * addNew runs on the worker's path to a job's ack: when another process holds search.db's
+ * write lock, failing fast (the worker then queues change events for the indexer) beats
+ * blocking the thread, and every batch behind it, for the connection's 5 s busy timeout.
+ */
+export const ADD_NEW_BUSY_MS = 50;
+
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
   readonly #group: GroupCommit;
+  /** addNew's own group: it waits briefly for another process's lock (see ADD_NEW_BUSY_MS). */
+  readonly #newGroup: GroupCommit;
   readonly #idOf: StatementSync;
   readonly #insertDoc: StatementSync;
   readonly #insertNewDoc: StatementSync;
@@ -74,6 +83,7 @@ export class SqliteSearchIndex implements SearchIndex {
   constructor(db: DatabaseSync) {
     this.#db = db;
     this.#group = new GroupCommit(db);
+    this.#newGroup = new GroupCommit(db, { busyTimeoutMs: ADD_NEW_BUSY_MS });
     db.exec(SCHEMA);
     this.#idOf = db.prepare('SELECT id FROM docs WHERE user_id = ? AND email_id = ?');
     this.#insertDoc = db.prepare(
@@ -110,7 +120,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   addNew(docs: readonly SearchDocument[]): Promise<void> {
     if (docs.length === 0) return Promise.resolve();
-    return this.#group.run(() => {
+    return this.#newGroup.run(() => {
       for (const doc of docs) {
         // No row back: the document was there already.
         const row = this.#insertNewDoc.get(doc.user_id, doc.email_id, ...flagsOf(doc)) as
