@@ -86,6 +86,9 @@ export interface ExecutionQuery {
 
 const NO_EVENTS: readonly ExchangeEvent[] = [];
 
+const journalFailed = (): ProblemError =>
+  exchangeError('EX_JOURNAL_FAILED', 'the journal failed; the exchange takes no commands until restarted');
+
 const problem = (refusal: Refusal): ProblemError =>
   exchangeError(refusal.code, refusal.detail, refusal.extra);
 
@@ -175,9 +178,11 @@ export class ExchangeService {
   /**
    * What a read must wait for before it leaves: the state it was taken from may hold commands
    * whose batch is still being written (the writer thread writes one batch while the next is
-   * applied), and a crash would lose them. Undefined when everything applied is durable.
+   * applied), and a crash would lose them. Undefined when everything applied is durable; after a
+   * failed commit, memory holds what the journal lost: reads are refused too (EX_JOURNAL_FAILED).
    */
   readsWait(): Promise<void> | undefined {
+    if (this.#failed !== undefined) return Promise.reject(journalFailed());
     return this.#journal.pending ? this.#journal.commit() : undefined;
   }
 
@@ -433,12 +438,7 @@ export class ExchangeService {
    * built when a listener is active or the caller reads them (`keepEvents`); else none are.
    */
   #sequence(command: Command, keepEvents = false): ExchangeEvent[] {
-    if (this.#failed !== undefined) {
-      throw exchangeError(
-        'EX_JOURNAL_FAILED',
-        'the journal failed; the exchange takes no commands until restarted',
-      );
-    }
+    if (this.#failed !== undefined) throw journalFailed();
     const manager = this.#manager;
     const seq = manager.seq + 1;
     this.#journal.append(seq, command);

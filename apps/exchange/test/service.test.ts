@@ -326,6 +326,8 @@ t.test('a failed commit stops the service until it is reopened', async (t) => {
   await t.rejects(pending);
   t.ok(service.failed);
   t.same(await refused(service.deposit('alice', 1)), { code: 'EX_JOURNAL_FAILED', status: 503 });
+  // Memory holds the order the journal lost: reads are refused as well.
+  await t.rejects(service.readsWait() ?? Promise.resolve(), { code: 'EX_JOURNAL_FAILED', status: 503 });
   t.same(open(file).service.account('alice').cash, { available: 1_000, reserved: 0 });
 });
 

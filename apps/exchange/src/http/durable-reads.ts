@@ -6,6 +6,7 @@
  * may show (service.readsWait): nothing when all is durable, at most one group commit otherwise.
  */
 import type { FastifyInstance } from 'fastify';
+import { ProblemError } from '@tessera/kit';
 import { exchangeError } from '../errors.ts';
 import type { ExchangeService } from '../service.ts';
 
@@ -19,13 +20,15 @@ export function holdReadsUntilDurable(app: FastifyInstance, service: ExchangeSer
     }
     wait.then(
       () => done(null, payload),
-      // The commit failed: what the read showed may be lost, and the exchange stops (restart).
-      () =>
+      // A commit failed: what the read showed may be lost, and the exchange stops (restart).
+      (error: unknown) =>
         done(
-          exchangeError(
-            'EX_JOURNAL_FAILED',
-            'the journal failed; the exchange takes no commands until restarted',
-          ),
+          error instanceof ProblemError
+            ? error
+            : exchangeError(
+                'EX_JOURNAL_FAILED',
+                'the journal failed; the exchange takes no commands until restarted',
+              ),
         ),
     );
   });

@@ -63,3 +63,23 @@ t.test('fast answers at the edge: the same', async (t) => {
   }
   t.same(reachedFastify.slice(verified), [], 'both answered at the edge');
 });
+
+t.test(
+  'a read waiting for a commit that fails is refused with EX_JOURNAL_FAILED, as are later ones',
+  async (t) => {
+    const { app, service, db } = await exchangeApp(t, {
+      register: (app, service) =>
+        app.register(exchangeRoutes, { service, tradeLimitPerMinute: 1_000, readLimitPerMinute: 1_000 }),
+    });
+    await service.deposit('alice', 1_000_000);
+    service.submitOrder('alice', buy);
+    // The batch holding the buy cannot be written: memory shows an order the journal never had.
+    db.close();
+    for (const when of ['while its commit fails', 'after']) {
+      const res = await app.inject({ method: 'GET', url: '/marketdata/orderBook/L1?symbol=AAPL' });
+      t.equal(res.statusCode, 503, when);
+      t.match(JSON.parse(res.body), { code: 'EX_JOURNAL_FAILED' }, when);
+    }
+    t.ok(service.failed);
+  },
+);

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { createAuthenticator, createHttpApp, createLogger, mintToken, openSqlite } from '@tessera/kit';
@@ -22,6 +23,8 @@ export const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export interface ExchangeApp {
   readonly app: FastifyInstance;
   readonly service: ExchangeService;
+  /** The journal's connection (a test may close it to make a commit fail). */
+  readonly db: DatabaseSync;
   /** A bearer token for `sub` with these scopes, signed with SECRET. */
   readonly token: (sub: string, ...scopes: string[]) => Promise<string>;
 }
@@ -72,12 +75,13 @@ export async function exchangeApp(t: Test, options: ExchangeAppOptions): Promise
   t.teardown(async () => {
     await app.close();
     await service.close();
-    db.close();
+    if (db.isOpen) db.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return {
     app,
     service,
+    db,
     token: (sub, ...scopes) => mintToken({ secret: SECRET, sub, scopes }),
   };
 }
