@@ -52,6 +52,7 @@ export const reportRoutes: FastifyPluginCallback<ReportRoutesOptions> = (app, op
             },
           },
           403: problemResponse,
+          503: problemResponse,
         },
       },
       config: { auth: { scope: 'trade' }, rateLimit: { max: options.limitPerMinute, timeWindow: 60_000 } },
