@@ -147,14 +147,20 @@ t.test('the hub says what has a subscriber, and forgets what no longer has one',
   t.equal(hub.active, false, 'a dropped slow consumer wants nothing more');
 });
 
+/** Snapshots whose commits wait until `commitAll`. */
+function heldSnapshots() {
+  const commits: Array<() => void> = [];
+  const pending = (symbol: string): DurableSnapshot => ({
+    snapshot: book(symbol),
+    durable: new Promise<void>((resolve) => commits.push(resolve)),
+  });
+  return { pending, commitAll: () => commits.forEach((commit) => commit()) };
+}
+
 t.test(
   'a snapshot is sent once the commands it shows are durable, and only to a subscriber still there',
   async (t) => {
-    const commits: Array<() => void> = [];
-    const pending = (symbol: string): DurableSnapshot => ({
-      snapshot: book(symbol),
-      durable: new Promise<void>((resolve) => commits.push(resolve)),
-    });
+    const { pending, commitAll } = heldSnapshots();
     const hub = new FeedHub(1 << 20, pending);
     const a = new FakeSocket();
     const b = new FakeSocket();
@@ -167,7 +173,7 @@ t.test(
     hub.publish(md(29, 30));
     t.equal(a.sent.length, 0, 'a batch up to the snapshot is skipped meanwhile');
     hub.unsubscribe(leaving, 'AAPL');
-    for (const commit of commits) commit();
+    commitAll();
     await sent();
     t.match(a.messages(), [{ type: 'snapshot', seq: 30 }]);
     t.equal(b.sent.length, 0, 'not sent to one that unsubscribed meanwhile');
@@ -175,11 +181,7 @@ t.test(
 );
 
 t.test('a snapshot replaced while it waits for its commit still goes, before the newer one', async (t) => {
-  const commits: Array<() => void> = [];
-  const pending = (symbol: string): DurableSnapshot => ({
-    snapshot: book(symbol),
-    durable: new Promise<void>((resolve) => commits.push(resolve)),
-  });
+  const { pending, commitAll } = heldSnapshots();
   const hub = new FeedHub(1 << 20, pending);
   const a = new FakeSocket();
   seq = 40;
@@ -187,7 +189,7 @@ t.test('a snapshot replaced while it waits for its commit still goes, before the
   // Its batch went on past the snapshot (as under steady orders): a fresh one is taken.
   seq = 45;
   hub.publish(md(39, 42));
-  for (const commit of commits) commit();
+  commitAll();
   await sent();
   t.match(a.messages(), [
     { type: 'snapshot', seq: 40 },
