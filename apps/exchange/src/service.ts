@@ -30,7 +30,13 @@ import {
 } from './core/market-data.ts';
 import { restoreParts, snapshotParts, stateDigest } from './core/state-snapshot.ts';
 import { tradeReport, type TradeReportRow } from './core/trade-report.ts';
-import { feedUpdates, type FeedInterest, type FeedUpdates, type SymbolSnapshot } from './core/feed.ts';
+import {
+  feedUpdates,
+  type DurableSnapshot,
+  type FeedInterest,
+  type FeedUpdates,
+  type SymbolSnapshot,
+} from './core/feed.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
 import { Outbox, type DurableBatch } from './outbox.ts';
@@ -183,7 +189,10 @@ export class ExchangeService {
    */
   readsWait(): Promise<void> | undefined {
     if (this.#failed !== undefined) return Promise.reject(journalFailed());
-    return this.#journal.pending ? this.#journal.commit() : undefined;
+    if (!this.#journal.pending) return undefined;
+    return this.#journal.commit().catch(() => {
+      throw journalFailed();
+    });
   }
 
   /**
@@ -379,7 +388,7 @@ export class ExchangeService {
    * The WebSocket feed's snapshot of a symbol: its whole book as of the last command applied, and
    * the group commit that makes that command durable (the snapshot is sent only once it is).
    */
-  feedSnapshot(symbol: string): { readonly snapshot: SymbolSnapshot; readonly durable: Promise<void> } {
+  feedSnapshot(symbol: string): DurableSnapshot {
     const book = this.#engine(symbol).book;
     const snapshot: SymbolSnapshot = {
       type: 'snapshot',

@@ -53,6 +53,12 @@ export interface SymbolSnapshot extends L2 {
   readonly l1: L1;
 }
 
+/** A symbol's snapshot and the group commit that makes what it shows durable. */
+export interface DurableSnapshot {
+  readonly snapshot: SymbolSnapshot;
+  readonly durable: Promise<void>;
+}
+
 /** What the feed reads of the state after the batch. */
 export interface FeedState {
   l1(symbol: string): L1;

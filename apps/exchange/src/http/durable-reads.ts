@@ -6,8 +6,6 @@
  * may show (service.readsWait): nothing when all is durable, at most one group commit otherwise.
  */
 import type { FastifyInstance } from 'fastify';
-import { ProblemError } from '@tessera/kit';
-import { exchangeError } from '../errors.ts';
 import type { ExchangeService } from '../service.ts';
 
 /** An onSend hook for the GET routes of the plugin `app` is (its encapsulated context). */
@@ -20,16 +18,8 @@ export function holdReadsUntilDurable(app: FastifyInstance, service: ExchangeSer
     }
     wait.then(
       () => done(null, payload),
-      // A commit failed: what the read showed may be lost, and the exchange stops (restart).
-      (error: unknown) =>
-        done(
-          error instanceof ProblemError
-            ? error
-            : exchangeError(
-                'EX_JOURNAL_FAILED',
-                'the journal failed; the exchange takes no commands until restarted',
-              ),
-        ),
+      // A commit failed (EX_JOURNAL_FAILED): what the read showed may be lost.
+      (error: Error) => done(error),
     );
   });
 }

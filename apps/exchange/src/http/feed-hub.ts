@@ -5,7 +5,7 @@
  * bytes pass `maxBuffered` is closed with 4008 and written to no more, so it cannot slow others.
  * The hub says what has a subscriber (`active`, FeedInterest), so that nothing is built for the rest.
  */
-import type { FeedInterest, FeedUpdates, SymbolSnapshot } from '../core/feed.ts';
+import type { DurableSnapshot, FeedInterest, FeedUpdates } from '../core/feed.ts';
 
 /** What the hub needs of a socket (ws's WebSocket has it). */
 export interface FeedSocket {
@@ -15,12 +15,6 @@ export interface FeedSocket {
 }
 
 export const SLOW_CONSUMER_CLOSE = 4008;
-
-/** A symbol's snapshot and the group commit that makes what it shows durable. */
-export interface DurableSnapshot {
-  readonly snapshot: SymbolSnapshot;
-  readonly durable: Promise<void>;
-}
 
 export interface Subscriber {
   readonly socket: FeedSocket;

@@ -1,11 +1,6 @@
 import t from 'tap';
-import type { FeedUpdates, SymbolSnapshot, SymbolUpdate } from '../../src/core/feed.ts';
-import {
-  FeedHub,
-  SLOW_CONSUMER_CLOSE,
-  type DurableSnapshot,
-  type FeedSocket,
-} from '../../src/http/feed-hub.ts';
+import type { DurableSnapshot, FeedUpdates, SymbolSnapshot, SymbolUpdate } from '../../src/core/feed.ts';
+import { FeedHub, SLOW_CONSUMER_CLOSE, type FeedSocket } from '../../src/http/feed-hub.ts';
 
 class FakeSocket implements FeedSocket {
   readonly sent: Buffer[] = [];
