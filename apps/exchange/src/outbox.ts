@@ -3,17 +3,29 @@
  * once the batch is durable, in batch order: an outbox per group commit. With the journal's writer
  * thread the next batch is gathered, and applied, while one is written, so nothing a listener is
  * shown may be read from the state at delivery (it may hold a later batch that a crash would
- * lose): what the feed needs is taken when each command is applied. Events carry copies of
- * their orders already (engine-output.ts); the outbox takes each touched symbol's best bid and ask.
+ * lose): what listeners need is taken when each command is applied. Events carry copies of
+ * their orders already (engine-output.ts); the outbox takes each touched symbol's best bid and ask,
+ * and each filled order's filled quantity (FIX reports an order's CumQty from there when it first
+ * meets the order: the order in memory may hold fills of a later batch).
  */
 import type { L1 } from './core/market-data.ts';
 import type { ExchangeEvent } from './core/messages.ts';
 
-/** One durable batch: its events in seq order and the state the feed reads, as of the batch. */
+/** One durable batch: its events in seq order and the state listeners read, as of the batch. */
 export interface DurableBatch {
   readonly events: readonly ExchangeEvent[];
   /** Per symbol the batch touched (a book level, a trade): its L1 after its last command there. */
   readonly l1: ReadonlyMap<string, L1>;
+  /** Per order with an execution in the batch: its filled quantity after the last command of the batch that filled it. */
+  readonly filled: ReadonlyMap<number, number>;
+}
+
+/** What the outbox reads of the state right after a command is applied. */
+export interface AppliedState {
+  /** A symbol's best bid and ask. */
+  l1(symbol: string): L1;
+  /** An order's filled quantity (open or finished). */
+  filled(orderId: number): number;
 }
 
 /** A listener of durable batches, and whether it has anyone to tell now. */
@@ -27,12 +39,15 @@ const always = (): boolean => true;
 interface OpenBatch {
   readonly events: ExchangeEvent[];
   readonly l1: Map<string, L1>;
+  readonly filled: Map<number, number>;
 }
+
+const openBatch = (): OpenBatch => ({ events: [], l1: new Map(), filled: new Map() });
 
 export class Outbox {
   readonly #listeners = new Set<Listener>();
   readonly #onFailed: (error: unknown) => void;
-  #open: OpenBatch = { events: [], l1: new Map() };
+  #open: OpenBatch = openBatch();
   /** The group commit the open batch waits for. */
   #watched: Promise<void> | undefined;
 
@@ -61,23 +76,28 @@ export class Outbox {
   /**
    * After a command is applied (called for every command, so that each batch's commit is watched):
    * `commit` is its batch's group commit, `events` what it made (none when nobody listened) and
-   * `l1` reads a symbol's best bid and ask now, after the command.
+   * `state` the state now, after the command.
    */
-  add(commit: Promise<void>, events: readonly ExchangeEvent[], l1: (symbol: string) => L1): void {
+  add(commit: Promise<void>, events: readonly ExchangeEvent[], state: AppliedState): void {
     if (commit !== this.#watched) {
       this.#watched = commit;
-      const batch: OpenBatch = { events: [], l1: new Map() };
+      const batch = openBatch();
       this.#open = batch;
       commit.then(() => this.#deliver(batch), this.#onFailed);
     }
-    const { events: kept, l1: levels } = this.#open;
+    const { events: kept, l1: levels, filled } = this.#open;
     let touched: string | undefined;
     for (const event of events) {
       kept.push(event);
       const symbol = symbolOf(event);
       if (symbol !== undefined && symbol !== touched) {
-        levels.set(symbol, l1(symbol));
+        levels.set(symbol, state.l1(symbol));
         touched = symbol;
+      }
+      // After the whole command: a later command of the batch overwrites it.
+      if (event.type === 'execution') {
+        const { orderId } = event.execution;
+        filled.set(orderId, state.filled(orderId));
       }
     }
   }

@@ -39,7 +39,7 @@ import {
 } from './core/feed.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
-import { Outbox, type DurableBatch } from './outbox.ts';
+import { Outbox, type AppliedState, type DurableBatch } from './outbox.ts';
 import type { Journal } from './ports.ts';
 
 export interface ExchangeServiceOptions {
@@ -104,6 +104,11 @@ export class ExchangeService {
   readonly #snapshotEvery: number;
   readonly #onSnapshotFailed: (seq: number, error: unknown) => void;
   readonly #outbox: Outbox;
+  /** What the outbox reads after each command (one object, not one per command). */
+  readonly #applied: AppliedState = {
+    l1: (symbol) => this.l1(symbol),
+    filled: (orderId) => this.#find(orderId)!.filledQuantity,
+  };
   #manager: OrderManager;
   #failed: unknown;
 
@@ -456,7 +461,7 @@ export class ExchangeService {
     const { events, refusal } = manager.apply(seq, command, listening || keepEvents);
     if (seq % this.#snapshotEvery === 0) this.#snapshot(seq);
     // Every command, so that each batch's commit is watched; its events only when they are wanted.
-    this.#outbox.add(this.#journal.commit(), listening ? events : NO_EVENTS, (symbol) => this.l1(symbol));
+    this.#outbox.add(this.#journal.commit(), listening ? events : NO_EVENTS, this.#applied);
     if (refusal !== undefined) throw problem(refusal);
     return events;
   }

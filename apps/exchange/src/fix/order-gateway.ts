@@ -1,11 +1,18 @@
 /**
- * FIX orders in and execution reports out, between the logged-on sessions and the exchange:
+ * FIX orders in and execution reports out, between the logged-on sessions and the exchange. A
+ * session is shown only durable state, in order:
  *   - a NewOrderSingle or OrderCancelRequest goes through the same `submitOrder`/`submitCancel` as
- *     REST (every check, the sequencer, the journal); a refusal is answered at once
- *     (ExecutionReport rejected, OrderCancelReject) naming the EX_ code;
+ *     REST (every check, the sequencer, the journal); a refused order is answered at once
+ *     (ExecutionReport rejected) naming the EX_ code;
  *   - every state change comes back from the exchange's event stream once durable, so the
  *     ExecutionReports (new, each fill, canceled) follow the journal, and a REST order of the same
- *     account reports over FIX too while a session of that account is logged on.
+ *     account reports over FIX too while a session of that account is logged on. The CumQty of an
+ *     order first met in a batch is the batch's own (DurableBatch.filled, taken when applied): the
+ *     order in memory may already hold the fills of the next batch, which are reported with it;
+ *   - an answer read from the state (an OrderStatusRequest's, a resent order's, an
+ *     OrderCancelReject) is taken at once, as a REST read is, and sent once every command it may
+ *     show is durable (`readsWait`), after the reports due before it; if that commit fails, a
+ *     BusinessMessageReject (ApplicationNotAvailable) with EX_JOURNAL_FAILED goes instead.
  * A ClOrdID travels with its order into the journal, and the exchange keeps the account's
  * ClOrdIDs of the trading day (core/client-order-ids.ts), so a restart still knows them. A
  * NewOrderSingle under a ClOrdID already used that day never places a second order: a resend
@@ -18,11 +25,12 @@
  * order). What is reported so far per order is tracked in memory.
  */
 import { ProblemError } from '@tessera/kit';
-import { fieldsText, type FixMessage } from './codec.ts';
-import type { ExchangeEvent, Execution, Order, Side } from '../core/messages.ts';
+import type { FixMessage } from './codec.ts';
+import type { Execution, Order, Side } from '../core/messages.ts';
 import type { DurableBatch } from '../outbox.ts';
 import type { ExecutionView, OrderInput, OrderView } from '../service.ts';
 import {
+  businessReject,
   cancelReject,
   cxlRejReason,
   executionReport,
@@ -43,6 +51,8 @@ export interface FixVenue {
   /** The order the account placed today under a client order id (ClOrdID), if any. */
   orderByClientId(account: string, clientOrderId: string): Order | undefined;
   executions(account: string, query: { orderId: number }): { executions: readonly ExecutionView[] };
+  /** Undefined when all applied is durable, else its commit (rejecting EX_JOURNAL_FAILED). */
+  readsWait(): Promise<void> | undefined;
   /** `active`: whether the listener has anyone to tell now (ExchangeService.subscribe). */
   subscribe(listener: (batch: DurableBatch) => void, active?: () => boolean): () => void;
 }
@@ -64,8 +74,12 @@ interface Tracked {
   readonly quantity: number;
   cumQty: number;
   filledNotional: number;
-  /** The ClOrdID and OrigClOrdID of a cancel request under way. */
-  cancel?: { clOrdId: string; origClOrdId: string };
+}
+
+/** The ClOrdID and OrigClOrdID of a cancel request, for the report of the cancel. */
+interface CancelRequest {
+  readonly clOrdId: string;
+  readonly origClOrdId: string;
 }
 
 export class FixOrderGateway {
@@ -74,6 +88,10 @@ export class FixOrderGateway {
   readonly #sessions = new Map<string, Set<OrderSession>>();
   /** The orders of logged-on accounts reported so far, per account, until they close. */
   readonly #accounts = new Map<string, Map<number, Tracked>>();
+  /** The cancel requests accepted, by order id, until the order's cancel is reported. */
+  readonly #cancels = new Map<number, CancelRequest>();
+  /** Per session, its last answer waiting to be sent (see #answer). */
+  readonly #answering = new Map<OrderSession, Promise<void>>();
   readonly #unsubscribe: () => void;
   readonly #stamps = new UtcTimestamps();
   /** Numbers the ExecIDs of what is not a journaled event (rejects, status answers). */
@@ -84,7 +102,7 @@ export class FixOrderGateway {
     this.#now = now;
     // Events matter while a session is logged on or an order is tracked (its fills count on).
     this.#unsubscribe = venue.subscribe(
-      (batch) => this.#onEvents(batch.events),
+      (batch) => this.#onEvents(batch),
       () => this.#sessions.size > 0 || this.#accounts.size > 0,
     );
   }
@@ -113,15 +131,12 @@ export class FixOrderGateway {
     else {
       session.sendApp(
         MSG.BusinessMessageReject,
-        fieldsText([
-          [TAG.RefSeqNum, String(seq)],
-          [TAG.RefMsgType, msgType],
-          [TAG.BusinessRejectReason, String(BUSINESS_REJECT.UnsupportedMessageType)],
-          [
-            TAG.Text,
-            `MsgType ${msgType} is not supported: NewOrderSingle (D), OrderCancelRequest (F) and OrderStatusRequest (H) are`,
-          ],
-        ]),
+        businessReject(
+          seq,
+          msgType,
+          BUSINESS_REJECT.UnsupportedMessageType,
+          `MsgType ${msgType} is not supported: NewOrderSingle (D), OrderCancelRequest (F) and OrderStatusRequest (H) are`,
+        ),
       );
     }
   }
@@ -135,7 +150,7 @@ export class FixOrderGateway {
     }
     if (isResend(message)) {
       const placed = this.#venue.orderByClientId(session.account, read.clOrdId);
-      if (placed !== undefined) return this.#status(session, placed);
+      if (placed !== undefined) return this.#status(session, seq, MSG.NewOrderSingle, placed);
     }
     let order: Order;
     try {
@@ -169,8 +184,12 @@ export class FixOrderGateway {
       read.orderId ??
       this.#venue.orderByClientId(session.account, read.origClOrdId)?.id ??
       restOrderId(read.origClOrdId);
+    // It may show a fill not yet durable (too late to cancel): sent as a read is.
     const refuse = (reason: number, text: string, ordStatus: string = ORD_STATUS.Rejected) =>
-      session.sendApp(
+      this.#answer(
+        session,
+        seq,
+        MSG.OrderCancelRequest,
         MSG.OrderCancelReject,
         cancelReject({
           orderId: orderId === undefined ? 'NONE' : String(orderId),
@@ -191,9 +210,8 @@ export class FixOrderGateway {
         error.code === 'EX_CANNOT_CANCEL_ALREADY_MATCHED' ? ORD_STATUS.Filled : ORD_STATUS.Rejected;
       return refuse(cxlRejReason(error.code), `${error.code}: ${error.detail}`, status);
     }
-    const tracked =
-      this.#accounts.get(session.account)?.get(orderId) ?? this.#track(session.account, orderId, 0);
-    if (tracked !== undefined) tracked.cancel = { clOrdId: read.clOrdId, origClOrdId: read.origClOrdId };
+    // Reported when the cancel is durable (order.canceled), with the order as that batch left it.
+    this.#cancels.set(orderId, { clOrdId: read.clOrdId, origClOrdId: read.origClOrdId });
   }
 
   #statusRequest(session: OrderSession, message: FixMessage, seq: number): void {
@@ -201,9 +219,13 @@ export class FixOrderGateway {
     if ('problem' in read)
       return session.reject(seq, MSG.OrderStatusRequest, read.reason, read.text, read.tag);
     const order = this.#find(session.account, read.orderId, read.clOrdId);
-    if (order !== undefined) return this.#status(session, order, read.statusReqId);
+    if (order !== undefined)
+      return this.#status(session, seq, MSG.OrderStatusRequest, order, read.statusReqId);
     const now = this.#now();
-    session.sendApp(
+    this.#answer(
+      session,
+      seq,
+      MSG.OrderStatusRequest,
       MSG.ExecutionReport,
       executionReport({
         orderId: read.orderId === undefined ? 'NONE' : String(read.orderId),
@@ -267,10 +289,16 @@ export class FixOrderGateway {
   }
 
   /**
-   * The answer to a resent order already placed: its state now, as an ExecutionReport with
-   * ExecType I (order status); an open one is tracked from here on under its ClOrdID.
+   * The answer to a status request or to a resent order already placed (`refSeq`, `refMsgType`):
+   * the order's state now, as an ExecutionReport with ExecType I (order status), sent once durable.
    */
-  #status(session: OrderSession, order: OrderView, statusReqId?: string): void {
+  #status(
+    session: OrderSession,
+    refSeq: number,
+    refMsgType: string,
+    order: OrderView,
+    statusReqId?: string,
+  ): void {
     const view = this.#venue.order(session.account, order.id);
     let filledNotional = 0;
     for (const e of this.#venue.executions(session.account, { orderId: order.id }).executions)
@@ -286,7 +314,10 @@ export class FixOrderGateway {
             ? ORD_STATUS.PartiallyFilled
             : ORD_STATUS.New;
     const now = this.#now();
-    session.sendApp(
+    this.#answer(
+      session,
+      refSeq,
+      refMsgType,
       MSG.ExecutionReport,
       executionReport({
         orderId: String(order.id),
@@ -305,28 +336,64 @@ export class FixOrderGateway {
         transactTime: this.#stamps.format(now),
       }),
     );
-    if (view.status === 'new' && this.#accounts.get(session.account)?.get(order.id) === undefined)
-      this.#track(session.account, order.id, 0);
   }
 
-  #onEvents(events: readonly ExchangeEvent[]): void {
+  /**
+   * Sends an answer read from the state now once every command it may show is durable, in order:
+   * after the session's answers before it, and after the ExecutionReports of the batches applied
+   * before it (the outbox's delivery of a batch waits on the batch's commit from its first command
+   * on, before any read waits on it, so it runs first). A failed commit: a BusinessMessageReject
+   * with EX_JOURNAL_FAILED instead, as REST answers a read then. A session gone meanwhile gets none.
+   */
+  #answer(session: OrderSession, refSeq: number, refMsgType: string, msgType: string, body: string): void {
+    const wait = this.#venue.readsWait();
+    const before = this.#answering.get(session);
+    const ready = before === undefined ? wait : before.then(() => wait);
+    if (ready === undefined) return session.sendApp(msgType, body);
+    const send = (type: string, text: string) => {
+      if (this.#sessions.get(session.account)?.has(session) === true) session.sendApp(type, text);
+    };
+    const sent = ready.then(
+      () => send(msgType, body),
+      (error: unknown) => {
+        const text = error instanceof ProblemError ? `${error.code}: ${error.detail}` : String(error);
+        send(
+          MSG.BusinessMessageReject,
+          businessReject(refSeq, refMsgType, BUSINESS_REJECT.ApplicationNotAvailable, text),
+        );
+      },
+    );
+    this.#answering.set(session, sent);
+    void sent.then(() => {
+      if (this.#answering.get(session) === sent) this.#answering.delete(session);
+    });
+  }
+
+  #onEvents(batch: DurableBatch): void {
+    const { events } = batch;
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       switch (event.type) {
         case 'order.accepted': {
           const { account, id } = event.order;
-          const tracked = this.#known(account, id, events, i);
+          // The event's order is a copy as of the event: the fills after it are reported after it.
+          const tracked = this.#known(account, id) ?? this.#meet(account, id, event.order.filledQuantity);
           if (tracked !== undefined) this.#report(account, tracked, EXEC_TYPE.New, event.at);
           break;
         }
         case 'execution':
-          this.#fill(event.execution, events, i);
+          this.#fill(event.execution, batch, i);
           break;
         case 'order.canceled': {
-          const tracked = this.#known(event.account, event.orderId, events, i);
+          const { account, orderId } = event;
+          const cancel = this.#cancels.get(orderId);
+          if (cancel !== undefined) this.#cancels.delete(orderId);
+          // Canceled, the order is final: it fills no more.
+          const tracked =
+            this.#known(account, orderId) ?? this.#meet(account, orderId, event.order.filledQuantity);
           if (tracked === undefined) break;
-          this.#report(event.account, tracked, EXEC_TYPE.Canceled, event.at, undefined, event.reason);
-          this.#forget(event.account, tracked);
+          this.#report(account, tracked, EXEC_TYPE.Canceled, event.at, undefined, event.reason, cancel);
+          this.#forget(account, tracked);
           break;
         }
         default:
@@ -335,8 +402,11 @@ export class FixOrderGateway {
     }
   }
 
-  #fill(execution: Execution, events: readonly ExchangeEvent[], at: number): void {
-    const tracked = this.#known(execution.account, execution.orderId, events, at);
+  /** `execution` is the event `batch.events[at]`. */
+  #fill(execution: Execution, batch: DurableBatch, at: number): void {
+    const { account, orderId } = execution;
+    const tracked =
+      this.#known(account, orderId) ?? this.#meet(account, orderId, filledBefore(orderId, batch, at));
     if (tracked === undefined) return;
     tracked.cumQty += execution.quantity;
     tracked.filledNotional += execution.quantity * execution.price;
@@ -344,35 +414,24 @@ export class FixOrderGateway {
     if (tracked.cumQty === tracked.quantity) this.#forget(execution.account, tracked);
   }
 
-  /**
-   * The tracked order, or one of a logged-on account tracked from now on (an order placed over
-   * REST, or before a restart): its fills in this batch from `events[at]` on are reported one by
-   * one after this, so its filled quantity so far is taken without them.
-   */
-  #known(
-    account: string,
-    orderId: number,
-    events: readonly ExchangeEvent[],
-    at: number,
-  ): Tracked | undefined {
-    const tracked = this.#accounts.get(account)?.get(orderId);
-    if (tracked !== undefined || !this.#sessions.has(account)) return tracked;
-    let unreported = 0;
-    for (let i = at; i < events.length; i++) {
-      const e = events[i]!;
-      if (e.type === 'execution' && e.execution.orderId === orderId) unreported += e.execution.quantity;
-    }
-    return this.#track(account, orderId, unreported);
+  #known(account: string, orderId: number): Tracked | undefined {
+    return this.#accounts.get(account)?.get(orderId);
   }
 
-  #track(account: string, orderId: number, unreported: number): Tracked | undefined {
+  /**
+   * An order met in a durable batch, of a logged-on account, tracked from now on (an order placed
+   * over REST, or before a restart, or before the logon): `cumQty` is its filled quantity as of
+   * the event, from the batch (never the order in memory: it may hold a later batch's fills).
+   */
+  #meet(account: string, orderId: number, cumQty: number): Tracked | undefined {
+    if (!this.#sessions.has(account)) return undefined;
     let view: OrderView;
     try {
+      // What never changes of an order (its symbol, side, price, quantity, ClOrdID): read now.
       view = this.#venue.order(account, orderId);
     } catch {
       return undefined;
     }
-    const cumQty = view.filledQuantity - unreported;
     const tracked: Tracked = {
       orderId,
       // An order placed over REST is known by its id.
@@ -402,6 +461,7 @@ export class FixOrderGateway {
     at: number,
     fill?: Execution,
     cancelReason?: string,
+    cancel?: CancelRequest,
   ): void {
     const sessions = this.#sessions.get(account);
     if (sessions === undefined) return;
@@ -414,7 +474,6 @@ export class FixOrderGateway {
         : t.cumQty > 0
           ? ORD_STATUS.PartiallyFilled
           : ORD_STATUS.New;
-    const cancel = canceled ? t.cancel : undefined;
     // Every field named, absent ones undefined: one object shape on the hot path, no spreads.
     const fields: ReportFields = {
       orderId: String(t.orderId),
@@ -445,6 +504,20 @@ export class FixOrderGateway {
     if (book === undefined) this.#accounts.set(account, (book = new Map<number, Tracked>()));
     return book;
   }
+}
+
+/**
+ * The order's filled quantity before its execution `batch.events[at]`: as of the batch, less its
+ * fills in the batch from there on (each reported after this).
+ */
+function filledBefore(orderId: number, batch: DurableBatch, at: number): number {
+  const { events } = batch;
+  let after = 0;
+  for (let i = at; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.type === 'execution' && e.execution.orderId === orderId) after += e.execution.quantity;
+  }
+  return batch.filled.get(orderId)! - after;
 }
 
 /** A message sent again by the client: PossDupFlag (a session resend) or PossResend (its application's). */

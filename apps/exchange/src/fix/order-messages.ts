@@ -1,7 +1,7 @@
 /**
  * The application messages, FIX side, as pure functions: reading a NewOrderSingle or an
  * OrderCancelRequest into what the exchange takes (or into why not), and writing the
- * ExecutionReport and OrderCancelReject fields. Prices and quantities are integers in the
+ * ExecutionReport, OrderCancelReject and BusinessMessageReject fields. Prices and quantities are integers in the
  * smallest unit, as in the REST API; FIX sends them as decimals, so "100" and "100.0" are read
  * and "100.5" is refused with a reason.
  */
@@ -247,5 +247,15 @@ export function cancelReject(r: CancelRejectFields): string {
     [TAG.CxlRejResponseTo, '1'],
     [TAG.CxlRejReason, String(r.reason)],
     [TAG.Text, r.text],
+  ]);
+}
+
+/** A BusinessMessageReject's fields: the message refused (its MsgSeqNum and MsgType), and why. */
+export function businessReject(refSeq: number, refMsgType: string, reason: number, text: string): string {
+  return fieldsText([
+    [TAG.RefSeqNum, String(refSeq)],
+    [TAG.RefMsgType, refMsgType],
+    [TAG.BusinessRejectReason, String(reason)],
+    [TAG.Text, text],
   ]);
 }

@@ -83,7 +83,7 @@ export const SESSION_REJECT = {
 } as const;
 
 /** BusinessRejectReason (380). */
-export const BUSINESS_REJECT = { Other: 0, UnsupportedMessageType: 3 } as const;
+export const BUSINESS_REJECT = { Other: 0, UnsupportedMessageType: 3, ApplicationNotAvailable: 4 } as const;
 
 /** OrdStatus (39) and ExecType (150) share these codes. */
 export const ORD_STATUS = {
