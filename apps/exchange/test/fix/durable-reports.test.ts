@@ -61,21 +61,26 @@ t.test('fills of a REST order in two batches, the second applied while the first
   const { resting, gateway, alice } = await restingRestBuy(service);
   t.teardown(() => gateway.close());
   sink.hold();
+  // Two fills in the first batch: the order is first met at the first of them.
   service.submitOrder('bob', order('sell', 3));
+  service.submitOrder('bob', order('sell', 2));
   await nextTurn();
-  t.equal(sink.waiting, 1, 'the first fill is being written');
-  service.submitOrder('bob', order('sell', 7));
+  t.equal(sink.waiting, 1, 'the first batch is being written');
+  service.submitOrder('bob', order('sell', 5));
   t.equal(service.order('alice', resting.id).filledQuantity, 10, 'the second is applied meanwhile');
   await nextTurn();
   t.same(alice.sent, [], 'nothing before it is durable');
   sink.release();
   await nextTurn();
-  t.match(alice.sent, [{ 35: '8', 37: String(resting.id), 150: 'F', 32: '3', 14: '3', 151: '7', 39: '1' }]);
-  t.equal(alice.sent.length, 1, 'the second batch is not durable yet');
+  t.match(alice.sent, [
+    { 35: '8', 37: String(resting.id), 150: 'F', 32: '3', 14: '3', 151: '7', 39: '1' },
+    { 150: 'F', 32: '2', 14: '5', 151: '5', 39: '1' },
+  ]);
+  t.equal(alice.sent.length, 2, 'the second batch is not durable yet');
   sink.release();
   await nextTurn();
-  t.match(alice.sent[1], { 150: 'F', 32: '7', 14: '10', 151: '0', 39: '2' });
-  t.equal(alice.sent.length, 2);
+  t.match(alice.sent[2], { 150: 'F', 32: '5', 14: '10', 151: '0', 39: '2' });
+  t.equal(alice.sent.length, 3);
 });
 
 t.test('a cancel while a fill of the order is written counts that fill once', async (t) => {
