@@ -63,7 +63,8 @@ export async function startConsumerThread(options: ConsumerThreadOptions): Promi
   /** Starts a thread; resolves once it is ready, rejects if it ends before. */
   const spawn = (): Promise<void> => {
     const started = Date.now();
-    const worker = new Worker(ENTRY, { workerData: options.data });
+    // The name is the OS thread's too (top, /proc, the benchmark's CPU by thread).
+    const worker = new Worker(ENTRY, { workerData: options.data, name: 'mail-consumer' });
     thread = worker;
     let ready: () => void = () => undefined;
     let failed: (error: Error) => void = () => undefined;
