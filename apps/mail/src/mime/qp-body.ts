@@ -90,8 +90,12 @@ export function asQuotedPrintable(raw: Buffer): Buffer | undefined {
   if (end === undefined || end > HEADER_BYTES_LIMIT) return undefined;
   if (!plainHeaders(raw.toString('latin1', 0, end))) return undefined;
 
+  // Most bodies have no "=": one native search (memchr) finds that, and the body is copied
+  // whole. A JavaScript loop over every byte cost more than the rest of the restatement; with
+  // "=" in the body it stays (an indexOf call per "=" costs more than a byte's turn of the loop).
+  const first = raw.indexOf(EQUALS, end);
   let escapes = 0;
-  for (let i = end; i < raw.length; i++) if (raw[i] === EQUALS) escapes++;
+  if (first >= 0) for (let i = first; i < raw.length; i++) if (raw[i] === EQUALS) escapes++;
   // A buffer of its own, not a slice of Node's pool: postal-mime then reads it without a copy.
   const out = Buffer.allocUnsafeSlow(QP_HEADER.length + raw.length + 2 * escapes);
   QP_HEADER.copy(out, 0);
@@ -101,7 +105,8 @@ export function asQuotedPrintable(raw: Buffer): Buffer | undefined {
     raw.copy(out, at, end);
     return out;
   }
-  for (let i = end; i < raw.length; i++) {
+  at += raw.copy(out, at, end, first);
+  for (let i = first; i < raw.length; i++) {
     const byte = raw[i] ?? 0;
     if (byte === EQUALS) {
       out[at++] = EQUALS;

@@ -12,7 +12,13 @@ import { selectContentChecks } from '../adapters/select-checks.ts';
 import type { PushEvent } from '../core/events.ts';
 import { startParseThread } from '../mime/parse-pool.ts';
 import type { Push, Queue } from '../ports.ts';
-import type { ConsumerThreadData, FromConsumerThread, ToConsumerThread } from './consumer-thread-protocol.ts';
+import type {
+  ConsumerThreadData,
+  FromConsumerThread,
+  PublishRequest,
+  ToConsumerThread,
+} from './consumer-thread-protocol.ts';
+import { perTurn } from './per-turn.ts';
 import { createInboundRoles, runInboundConsumers } from './inbound-roles.ts';
 
 if (parentPort === null) throw new Error('consumer-thread-entry.ts runs as a worker thread only');
@@ -47,15 +53,28 @@ function wakeable(queue: Queue, wakes: EventEmitter): Queue {
   };
 }
 
-/** Push whose publish is done by the main thread: resolved once it is committed and emitted there. */
+/**
+ * Push whose publish is done by the main thread: resolved once it is committed and emitted there.
+ * The publishes of one turn (a worker's batch) cross as one message.
+ */
 function published(push: Push, replies: Map<number, (error?: Error) => void>): Push {
   let next = 0;
+  const ask = perTurn<PublishRequest>((requests) => {
+    try {
+      post({ type: 'publish', requests });
+    } catch (error) {
+      for (const { id } of requests) {
+        replies.get(id)?.(error instanceof Error ? error : new Error(String(error)));
+        replies.delete(id);
+      }
+    }
+  });
   return {
     publish: (userId: string, event: PushEvent) =>
       new Promise<void>((resolve, reject) => {
         const id = next++;
         replies.set(id, (error) => (error === undefined ? resolve() : reject(error)));
-        post({ type: 'publish', id, userId, event });
+        ask({ id, userId, event });
       }),
     subscribe: (userId, listener) => push.subscribe(userId, listener),
     latest: (userId) => push.latest(userId),
@@ -85,11 +104,13 @@ const stop = async (): Promise<void> => {
 };
 
 port.on('message', (message: ToConsumerThread) => {
-  if (message.type === 'ready') wakes.emit(message.topic);
-  else if (message.type === 'published') {
-    replies.get(message.id)?.(message.error);
-    replies.delete(message.id);
-  } else
+  if (message.type === 'ready') for (const topic of message.topics) wakes.emit(topic);
+  else if (message.type === 'published')
+    for (const { id, error } of message.outcomes) {
+      replies.get(id)?.(error);
+      replies.delete(id);
+    }
+  else
     stop().catch((error: unknown) => {
       onError(error);
       process.exit(1);

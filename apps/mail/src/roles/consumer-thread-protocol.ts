@@ -18,14 +18,31 @@ export interface ConsumerThreadData extends EmbeddedLocation {
   readonly parseThread: boolean;
 }
 
-/** Main → thread. */
+/** One push event the thread asks the main thread to publish. */
+export interface PublishRequest {
+  readonly id: number;
+  readonly userId: string;
+  readonly event: PushEvent;
+}
+
+/** Its outcome: published, or the error. */
+export interface PublishOutcome {
+  readonly id: number;
+  readonly error?: Error;
+}
+
+/**
+ * Main → thread. Wake-ups and outcomes go as one message per event-loop turn, not one each
+ * (a worker's batch is published in one turn, and a message across threads costs more than
+ * its contents).
+ */
 export type ToConsumerThread =
-  | { readonly type: 'ready'; readonly topic: Topic }
-  | { readonly type: 'published'; readonly id: number; readonly error?: Error }
+  | { readonly type: 'ready'; readonly topics: readonly Topic[] }
+  | { readonly type: 'published'; readonly outcomes: readonly PublishOutcome[] }
   | { readonly type: 'stop' };
 
-/** Thread → main. */
+/** Thread → main: the publishes of one turn in one message. */
 export type FromConsumerThread =
   | { readonly type: 'ready' }
-  | { readonly type: 'publish'; readonly id: number; readonly userId: string; readonly event: PushEvent }
+  | { readonly type: 'publish'; readonly requests: readonly PublishRequest[] }
   | { readonly type: 'error'; readonly error: unknown };

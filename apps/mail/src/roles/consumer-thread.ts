@@ -19,7 +19,14 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TOPIC } from '../core/events.ts';
 import type { Push, Queue } from '../ports.ts';
-import type { ConsumerThreadData, FromConsumerThread, ToConsumerThread } from './consumer-thread-protocol.ts';
+import type { Topic } from '../core/events.ts';
+import type {
+  ConsumerThreadData,
+  FromConsumerThread,
+  PublishOutcome,
+  ToConsumerThread,
+} from './consumer-thread-protocol.ts';
+import { perTurn } from './per-turn.ts';
 
 // The thread is a sibling module: .ts when run from source, .js once built.
 const ENTRY = new URL(`./consumer-thread-entry${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -63,10 +70,14 @@ export async function startConsumerThread(options: ConsumerThreadOptions): Promi
   /** Starts a thread; resolves once it is ready, rejects if it ends before. */
   const spawn = (): Promise<void> => {
     const started = Date.now();
-    const worker = new Worker(ENTRY, { workerData: options.data });
+    // The name is the OS thread's too (top, /proc, the benchmark's CPU by thread).
+    const worker = new Worker(ENTRY, { workerData: options.data, name: 'mail-consumer' });
     thread = worker;
     let ready: () => void = () => undefined;
     let failed: (error: Error) => void = () => undefined;
+    const answer = perTurn<PublishOutcome>((outcomes) =>
+      worker.postMessage({ type: 'published', outcomes } satisfies ToConsumerThread),
+    );
     const readiness = new Promise<void>((resolve, reject) => {
       ready = resolve;
       failed = reject;
@@ -80,17 +91,13 @@ export async function startConsumerThread(options: ConsumerThreadOptions): Promi
         report(message.error);
         return;
       }
-      const { id, userId, event } = message;
-      push.publish(userId, event).then(
-        () => worker.postMessage({ type: 'published', id } satisfies ToConsumerThread),
-        (error: unknown) =>
-          // A plain Error of its message: one carrying what cannot be cloned would throw here.
-          worker.postMessage({
-            type: 'published',
-            id,
-            error: new Error(error instanceof Error ? error.message : String(error)),
-          } satisfies ToConsumerThread),
-      );
+      for (const { id, userId, event } of message.requests)
+        push.publish(userId, event).then(
+          () => answer({ id }),
+          (error: unknown) =>
+            // A plain Error of its message: one carrying what cannot be cloned would throw there.
+            answer({ id, error: new Error(error instanceof Error ? error.message : String(error)) }),
+        );
     });
     worker.on('error', (error: Error) => {
       failed(error);
@@ -118,8 +125,9 @@ export async function startConsumerThread(options: ConsumerThreadOptions): Promi
     return readiness;
   };
 
+  const wake = perTurn<Topic>((topics) => send({ type: 'ready', topics: [...new Set(topics)] }));
   const forwarded = [TOPIC.inbound, TOPIC.errors, TOPIC.changes].map((topic) =>
-    queue.onReady(topic, () => send({ type: 'ready', topic })),
+    queue.onReady(topic, () => wake(topic)),
   );
   const consumerThread: ConsumerThread = {
     get restarts() {

@@ -49,13 +49,23 @@ function receivedHeader(session: SMTPServerSession, mta: string, id: string, now
   return `Received: from ${helo} ([${session.remoteAddress}])\r\n\tby ${mta} (tessera) with ESMTP id ${id};\r\n\t${new Date(now).toUTCString()}\r\n`;
 }
 
+/** How many mailboxes smtp-in remembers to exist (then it forgets them all and asks again). */
+const KNOWN_USERS_MAX = 65_536;
+
 export async function startSmtpIn(options: SmtpInOptions): Promise<RunningSmtpIn> {
   const now = options.now ?? Date.now;
   const mta = options.domains[0] ?? 'localhost';
+  // A mailbox is never removed, so one seen to exist needs no second look: the lookup was a read
+  // of metadata.db per RCPT, which the worker writes all the time (each read after a write
+  // starts over in SQLite's cache). Unknown users are not remembered: one added later is taken.
+  const known = new Set<string>();
   const accept = async (address: string): Promise<void> => {
     const verdict = classifyRecipient(address, options.domains);
     if (verdict.kind === 'reject') throw smtpError(verdict.reply);
+    if (known.has(verdict.userId)) return;
     if (!(await options.metadata.hasUser(verdict.userId))) throw smtpError(REPLY.unknownUser);
+    if (known.size >= KNOWN_USERS_MAX) known.clear();
+    known.add(verdict.userId);
   };
 
   /** The users of the recipients smtp-server accepted for this transaction (each once). */

@@ -1,6 +1,10 @@
 import t from 'tap';
 import nodemailer from 'nodemailer';
 import { text } from 'node:stream/consumers';
+import { openEmbeddedMail } from '../../src/adapters/embedded/open-embedded.ts';
+import { TOPIC } from '../../src/core/events.ts';
+import type { MetadataStore } from '../../src/ports.ts';
+import { startSmtpIn } from '../../src/roles/smtp-in.ts';
 import { FakeClock, startTestMail, tempDir } from '../helpers/mail.ts';
 
 function client(port: number) {
@@ -172,3 +176,46 @@ t.test('one SMTP transaction for several recipients stores one copy per user', a
     );
   }
 });
+
+t.test(
+  'smtp-in asks the store once about a mailbox that exists, every time about one that does not',
+  async (t) => {
+    const ports = openEmbeddedMail({ dataDir: tempDir(t) });
+    t.teardown(() => ports.close());
+    await ports.metadata.ensureUser('alice');
+    const asked: string[] = [];
+    const metadata: MetadataStore = Object.create(ports.metadata, {
+      hasUser: {
+        value: (userId: string) => {
+          asked.push(userId);
+          return ports.metadata.hasUser(userId);
+        },
+      },
+    }) as MetadataStore;
+    const smtpIn = await startSmtpIn({
+      ...ports,
+      metadata,
+      domains: ['tessera.local'],
+      maxMessageBytes: 1024 * 1024,
+      verifySender: () => Promise.resolve({ spf: 'none', dkim: 'none', dmarc: 'none' }),
+      host: '127.0.0.1',
+      port: 0,
+    });
+    t.teardown(() => smtpIn.close());
+    const send = (to: string) =>
+      client(smtpIn.port).sendMail({ from: 'bob@remote.test', to, subject: 'hi', text: 'hello' });
+
+    await send('alice@tessera.local');
+    await send('alice@tessera.local');
+    const refused = await send('carol@tessera.local').then(
+      () => undefined,
+      (error: unknown) => error as SmtpFailure,
+    );
+    t.equal(refused?.responseCode, 550, 'carol has no mailbox');
+    await ports.metadata.ensureUser('carol');
+    await send('carol@tessera.local');
+    await send('carol@tessera.local');
+    t.same(asked, ['alice', 'carol', 'carol'], 'alice once; carol until her mailbox existed');
+    t.equal((await ports.queue.stats(TOPIC.inbound)).size, 4, 'every accepted message queued');
+  },
+);

@@ -18,6 +18,7 @@ import {
   type MessageDoc,
 } from '../../../src/adapters/embedded/sqlite-metadata-rows.ts';
 import type { StoredMessage } from '../../../src/ports.ts';
+import { storedMessage, writeOldMetadata } from '../../helpers/old-metadata.ts';
 
 // The messages table and its indexes as version 1 created them.
 const V1_MESSAGES = `
@@ -35,23 +36,7 @@ PRAGMA user_version = 1;
 const COUNT = 2300; // more than two copy batches
 
 function message(i: number): StoredMessage {
-  return {
-    user_id: `u${i % 3}`,
-    email_id: `${String(i).padStart(8, '0')}-0000-7000-8000-000000000000`,
-    folder_id: i % 4 === 0 ? 'archive' : 'inbox',
-    thread_id: `t${i % 7}`,
-    message_id: `${i}@x`,
-    references: [],
-    from: { name: 'Zoë', email: 'z@x.io' },
-    to: [{ name: '', email: 'b@y.io' }],
-    cc: [],
-    bcc: [],
-    subject: `s${i}`,
-    body: `${'b'.repeat(3000)} ${i}`,
-    is_read: i % 2 === 0,
-    received_at: 1_700_000_000_000 + i,
-    attachments: [],
-  };
+  return storedMessage(i, { thread_id: `t${i % 7}`, body: `${'b'.repeat(3000)} ${i}` });
 }
 
 const PLACE = new Set([
@@ -74,13 +59,10 @@ function v1Row(m: StoredMessage): (string | number)[] {
 const INSERT_V1 = 'INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 
 function writeV1(path: string, messages: readonly StoredMessage[]): void {
-  const db = openSqlite(path);
-  db.exec(V1_MESSAGES);
-  const insert = db.prepare(INSERT_V1);
-  db.exec('BEGIN');
-  for (const m of messages) insert.run(...v1Row(m));
-  db.exec('COMMIT');
-  db.close();
+  writeOldMetadata(path, V1_MESSAGES, (db) => {
+    const insert = db.prepare(INSERT_V1);
+    for (const m of messages) insert.run(...v1Row(m));
+  });
 }
 
 const schemaOf = (db: DatabaseSync, name: string) =>

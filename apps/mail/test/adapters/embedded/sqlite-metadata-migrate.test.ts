@@ -1,13 +1,13 @@
 /** A metadata.db written before lists read stored summaries opens, and lists as it did. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { openSqlite } from '@tessera/kit/sqlite';
+import { tempDir } from '@tessera/testkit';
 import { METADATA_VERSION } from '../../../src/adapters/embedded/sqlite-metadata-migrate.ts';
 import { SqliteMetadataStore } from '../../../src/adapters/embedded/sqlite-metadata-store.ts';
 import { summaryOf } from '../../../src/core/summary.ts';
 import type { StoredMessage } from '../../../src/ports.ts';
+import { storedMessage, writeOldMetadata } from '../../helpers/old-metadata.ts';
 
 // The messages and attachments tables as the previous version created them (no summary column).
 const OLD_SCHEMA = `
@@ -26,46 +26,29 @@ CREATE TABLE attachments (
 const COUNT = 2500; // more than one migration batch
 
 function message(i: number): StoredMessage {
-  return {
-    user_id: `u${i % 3}`,
-    email_id: `${String(i).padStart(8, '0')}-0000-7000-8000-000000000000`,
-    folder_id: i % 4 === 0 ? 'archive' : 'inbox',
-    thread_id: `t${i}`,
-    message_id: `${i}@x`,
-    references: [],
-    from: { name: 'Zoë', email: 'z@x.io' },
-    to: [{ name: '', email: 'b@y.io' }],
-    cc: [],
-    bcc: [],
-    subject: `s${i}`,
+  return storedMessage(i, {
     body: `${'a'.repeat(199)}😀 and \ud83d then ${i}`,
-    is_read: i % 2 === 0,
-    received_at: 1_700_000_000_000 + i,
     attachments:
       i % 5 === 0 ? [{ filename: 'f.pdf', content_type: 'application/pdf', size: 9, blob_key: `k${i}` }] : [],
-  };
+  });
 }
 
 function writeOld(path: string, messages: readonly StoredMessage[]): void {
-  const db = openSqlite(path);
-  db.exec(OLD_SCHEMA);
-  const insert = db.prepare('INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const attach = db.prepare('INSERT INTO attachments VALUES (?, ?, ?, ?, ?, ?, ?)');
-  db.exec('BEGIN');
-  for (const m of messages) {
-    const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
-    insert.run(user_id, email_id, folder_id, thread_id, is_read ? 1 : 0, received_at, JSON.stringify(doc));
-    attachments.forEach((a, i) =>
-      attach.run(user_id, email_id, i, a.filename, a.content_type, a.size, a.blob_key),
-    );
-  }
-  db.exec('COMMIT');
-  db.close();
+  writeOldMetadata(path, OLD_SCHEMA, (db) => {
+    const insert = db.prepare('INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const attach = db.prepare('INSERT INTO attachments VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const m of messages) {
+      const { user_id, email_id, folder_id, thread_id, is_read, received_at, attachments, ...doc } = m;
+      insert.run(user_id, email_id, folder_id, thread_id, is_read ? 1 : 0, received_at, JSON.stringify(doc));
+      attachments.forEach((a, i) =>
+        attach.run(user_id, email_id, i, a.filename, a.content_type, a.size, a.blob_key),
+      );
+    }
+  });
 }
 
 t.test('an old data directory opens, keeps every message, and lists their summaries', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'mail-migrate-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'mail-migrate-');
   const path = join(dir, 'metadata.db');
   const messages = Array.from({ length: COUNT }, (_, i) => message(i));
   writeOld(path, messages);
