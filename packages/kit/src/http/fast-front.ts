@@ -14,27 +14,41 @@
  *   - one request of a connection at a time: the next is read only once the answer is written, so
  *     answers go out in order and a declined request has had no effect when node:http gets it;
  *   - only whole requests: one that has not fully arrived goes to node:http, whose header and
- *     request deadlines then hold (a slow client cannot hold a connection here);
+ *     request deadlines then hold (a slow client cannot hold a connection here); a connection that
+ *     sends nothing at all is closed after the header deadline (node:http would first write a 408);
  *   - the answer's bytes are node:http's for the same answer (status line, headers in that order,
  *     Date, Connection: keep-alive, Keep-Alive), checked by a test against node:http itself;
- *   - an idle connection closes after the keep-alive timeout, as node:http's does; closing the
- *     server closes the idle ones here too, and the busy ones after their answer.
+ *   - an idle connection closes after the keep-alive timeout (and node:http's grace beyond it), as
+ *     node:http's does, but never while an answer is due; closing the server closes the idle ones
+ *     here too, and the busy ones after their answer;
+ *   - once a write's answer is on its way it is never handed over (a broken answer closes the
+ *     connection instead), and an answer's headers must pass node:http's own checks.
  * Plain HTTP only: a TLS server keeps node:https for everything.
  */
 import type { Server } from 'node:http';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
 import type { Socket } from 'node:net';
 import { readFrontHead } from './fast-front-head.ts';
 import { OWN_HEADERS, type FastRoutes, type PlainAnswer } from './fast-routes.ts';
 
 export interface FrontOptions {
   readonly maxUrlLength: number;
+  /** Advertised in Keep-Alive; an idle connection closes after it and node:http's grace. */
   readonly keepAliveTimeoutMs: number;
+  /** A new connection's first request must have come by then (node:http's headersTimeout). */
+  readonly headersTimeoutMs: number;
+}
+
+/** What a connection needs to know of the server's timing. */
+interface Timing extends FrontOptions {
+  /** Keep-alive timeout plus node:http's `keepAliveTimeoutBuffer`. */
+  readonly idleTimeoutMs: number;
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 /** node:http's own limit on a head (431 above it): a longer one is node:http's to refuse. */
 const MAX_HEAD_BYTES = 16_384;
+const ASCII_VALUE = /^[\t\x20-\x7e]*$/;
 /** Bytes a client may send ahead of an answer still to come before the socket stops reading. */
 const MAX_AHEAD_BYTES = 65_536;
 
@@ -65,10 +79,13 @@ export function installFastFront(server: Server, fast: FastRoutes, options: Fron
   };
   const open = new Set<FrontConnection>();
   const date = new DateHeader();
+  // Node closes an idle connection this long after the advertised timeout (1 s in Node 24).
+  const grace = (server as Server & { keepAliveTimeoutBuffer?: number }).keepAliveTimeoutBuffer ?? 1000;
+  const timing: Timing = { ...options, idleTimeoutMs: options.keepAliveTimeoutMs + grace };
   let closing = false;
   server.on('connection', (socket: Socket) => {
     if (closing) return handOver(socket);
-    const connection = new FrontConnection(socket, fast, options, date, {
+    const connection = new FrontConnection(socket, fast, timing, date, {
       handOver: (s) => {
         open.delete(connection);
         handOver(s);
@@ -102,7 +119,7 @@ interface FrontHooks {
 class FrontConnection {
   readonly #socket: Socket;
   readonly #fast: FastRoutes;
-  readonly #options: FrontOptions;
+  readonly #options: Timing;
   readonly #date: DateHeader;
   readonly #hooks: FrontHooks;
   /** Bytes read and not yet answered: the request being answered first, then what came after. */
@@ -115,6 +132,8 @@ class FrontConnection {
   /** The client sent its FIN: the connection ends once the answers due are written. */
   #ended = false;
   #gone = false;
+  /** The socket's timeout is the keep-alive one (after the first answer), not the header deadline. */
+  #idle = false;
   readonly #onData = (chunk: Buffer): void => {
     this.#pending = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
     if (!this.#busy) this.#serve();
@@ -125,20 +144,24 @@ class FrontConnection {
     if (!this.#busy) this.#socket.end();
   };
   readonly #onDrain = (): void => this.#resume();
-  readonly #onTimeout = (): void => this.destroy();
+  readonly #onTimeout = (): void => {
+    // An answer still due keeps the connection (the write that ends the wait re-arms the timer).
+    if (!this.#busy) this.destroy();
+  };
   readonly #onClose = (): void => {
     this.#gone = true;
     this.#hooks.closed();
   };
 
-  constructor(socket: Socket, fast: FastRoutes, options: FrontOptions, date: DateHeader, hooks: FrontHooks) {
+  constructor(socket: Socket, fast: FastRoutes, options: Timing, date: DateHeader, hooks: FrontHooks) {
     this.#socket = socket;
     this.#fast = fast;
     this.#options = options;
     this.#date = date;
     this.#hooks = hooks;
     socket.setNoDelay(true);
-    socket.setTimeout(options.keepAliveTimeoutMs, this.#onTimeout);
+    socket.setTimeout(options.headersTimeoutMs);
+    socket.on('timeout', this.#onTimeout);
     socket.on('data', this.#onData);
     socket.on('end', this.#onEnd);
     socket.on('error', this.#onError);
@@ -177,10 +200,12 @@ class FrontConnection {
         return;
       }
       this.#busy = true;
+      const { method } = head;
       answer.then(
         (later) => this.#answered(later, end),
-        // answerPlain's promises settle with an answer or undefined: this is a bug in a route.
-        () => this.#answered(undefined, end),
+        // answerPlain's promises settle with an answer or undefined: this is a bug in a route. A
+        // read may go to node:http; a write may have been done, so it must not be offered again.
+        () => (method === 'GET' ? this.#answered(undefined, end) : this.destroy()),
       );
       return;
     }
@@ -189,14 +214,20 @@ class FrontConnection {
   #answered(answer: PlainAnswer | undefined, end: number): void {
     if (this.#gone) return;
     if (answer === undefined) return this.#handOver();
-    if (this.#write(answer, end)) this.#resume();
+    try {
+      if (this.#write(answer, end)) this.#resume();
+    } catch {
+      // An answer that cannot be written (a route's bug): the connection closes, nothing is redone.
+      this.destroy();
+    }
   }
 
   /** Goes on after an answer came or the write buffer drained. */
   #resume(): void {
     this.#busy = false;
     if (this.#gone) return;
-    if (this.#ended && this.#pending === undefined) {
+    if ((this.#ended || this.#hooks.closing()) && this.#pending === undefined) {
+      this.#gone = true;
       this.#socket.end();
       return;
     }
@@ -213,14 +244,34 @@ class FrontConnection {
     this.#pending = end < pending.length ? pending.subarray(end) : undefined;
     let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'unknown'}\r\n`;
     if (answer.headers !== undefined) {
-      for (const name in answer.headers)
-        if (!OWN_HEADERS.has(name)) head += `${name}: ${answer.headers[name]}\r\n`;
+      try {
+        for (const name in answer.headers) {
+          if (OWN_HEADERS.has(name)) continue;
+          const value = answer.headers[name]!;
+          // node:http's checks (no CR/LF, a token for a name); a connection header is the front's.
+          validateHeaderName(name);
+          validateHeaderValue(name, value);
+          // Plain ASCII only: node:http writes a header as latin1, the front the whole answer as UTF-8.
+          if (name.toLowerCase() === 'connection' || !ASCII_VALUE.test(value))
+            throw new TypeError(`${name}: not for the front to write`);
+          head += `${name}: ${value}\r\n`;
+        }
+      } catch {
+        // A route's bug, which node:http would throw on: nothing of it is sent.
+        this.destroy();
+        this.#gone = true;
+        return false;
+      }
     }
     head +=
       `content-type: ${answer.type}\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\n` +
       `Date: ${this.#date.text}\r\nConnection: keep-alive\r\n` +
       `Keep-Alive: timeout=${Math.floor(this.#options.keepAliveTimeoutMs / 1000)}\r\n\r\n`;
     const flushed = this.#socket.write(head + answer.body);
+    if (!this.#idle) {
+      this.#idle = true;
+      this.#socket.setTimeout(this.#options.idleTimeoutMs);
+    }
     if (this.#hooks.closing() && this.#pending === undefined) {
       this.#socket.end();
       this.#gone = true;
@@ -238,6 +289,12 @@ class FrontConnection {
    */
   #handOver(): void {
     const socket = this.#socket;
+    // After the client's FIN there is nothing node:http could read (it drops such requests too).
+    if (this.#ended) {
+      this.#gone = true;
+      socket.end();
+      return;
+    }
     socket.pause();
     socket.removeListener('data', this.#onData);
     socket.removeListener('end', this.#onEnd);

@@ -74,7 +74,11 @@ export function edgeServerFactory(
     if (limits.tls !== undefined) return createHttpsServer({ ...options, ...limits.tls }, onRequest);
     const server = createHttpServer(options, onRequest);
     if (fast !== undefined && limits.fastFront === true)
-      installFastFront(server, fast, { maxUrlLength, keepAliveTimeoutMs });
+      installFastFront(server, fast, {
+        maxUrlLength,
+        keepAliveTimeoutMs,
+        headersTimeoutMs: server.headersTimeout,
+      });
     return server;
   };
 }

@@ -31,6 +31,8 @@ async function appWith(t: Parameters<typeof listen>[0], fastFront = true) {
     write(body) {
       if (typeof body !== 'object' || body === null || !('fast' in body)) return undefined;
       written.push(body);
+      if (body.fast === 'bad header')
+        return Promise.resolve({ body: '{}', headers: { 'x-echo': 'a\r\nSet-Cookie: s=evil' } });
       if (body.fast === 'refuse')
         return Promise.reject(kitErrors.KIT_RATE_LIMITED('slow down', undefined, { 'retry-after': '7' }));
       return Promise.resolve({ body: JSON.stringify({ from: 'fast', body }), headers: { 'x-fast': 'yes' } });
@@ -141,6 +143,12 @@ t.test('a request that has not fully arrived, or is not HTTP, is node:http’s t
   );
 });
 
+t.test('a write whose answer cannot be written closes the connection, and is never redone', async (t) => {
+  const { post, exchange, written } = await appWith(t);
+  t.equal(await exchange([post('{"fast":"bad header"}')]), '', 'nothing of it is sent');
+  t.same(written, [{ fast: 'bad header' }], 'done once, not handed to node:http');
+});
+
 t.test('a client that ends its side gets its answer, then the connection closes', async (t) => {
   const { port, post } = await appWith(t);
   const text = await new Promise<string>((resolve) => {
@@ -175,7 +183,7 @@ t.test('an idle connection closes after the keep-alive timeout', async (t) => {
   const fast = new FastRoutes(createAuthenticator({ secret }), createLogger({ level: 'silent', name: 't' }));
   fast.addPublic({ route: '/p', answer: () => '{"p":1}' });
   const server = createServer(() => t.fail('node:http never sees this connection'));
-  installFastFront(server, fast, { maxUrlLength: 100, keepAliveTimeoutMs: 50 });
+  installFastFront(server, fast, { maxUrlLength: 100, keepAliveTimeoutMs: 50, headersTimeoutMs: 5000 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => server.close());
   const { text, closedAfterMs } = await rawExchange(
@@ -189,4 +197,40 @@ t.test('an idle connection closes after the keep-alive timeout', async (t) => {
   );
   t.match(text, /Keep-Alive: timeout=0\r\n/);
   t.ok(closedAfterMs !== undefined, 'the server closed it');
+});
+
+/** A node:http server with the front alone in front of it, its keep-alive grace 0. */
+async function frontOnly(
+  t: Parameters<typeof listen>[0] & { fail(message: string): void },
+  answer: () => string | Promise<string>,
+  timing: { keepAliveTimeoutMs: number; headersTimeoutMs: number },
+) {
+  const fast = new FastRoutes(createAuthenticator({ secret }), createLogger({ level: 'silent', name: 't' }));
+  fast.addPublic({ route: '/p', answer });
+  const server = createServer(() => t.fail('node:http never sees this connection'));
+  (server as typeof server & { keepAliveTimeoutBuffer: number }).keepAliveTimeoutBuffer = 0;
+  installFastFront(server, fast, { maxUrlLength: 100, ...timing });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  return (server.address() as AddressInfo).port;
+}
+
+t.test('a connection that sends nothing is closed at the header deadline', async (t) => {
+  const port = await frontOnly(t, () => '{}', { keepAliveTimeoutMs: 60_000, headersTimeoutMs: 50 });
+  const { text, closedAfterMs } = await rawExchange(port, [], 5000);
+  t.equal(text, '');
+  t.ok(closedAfterMs !== undefined, 'closed by the server');
+});
+
+t.test('an answer slower than the keep-alive timeout still arrives', async (t) => {
+  const port = await frontOnly(
+    t,
+    () => new Promise((resolve) => setTimeout(() => resolve('{"slow":1}'), 300)),
+    { keepAliveTimeoutMs: 50, headersTimeoutMs: 5000 },
+  );
+  const { text } = await rawExchange(port, ['GET /p HTTP/1.1\r\nHost: h\r\n\r\n'], 5000);
+  t.same(
+    parseResponses(text).map((a) => a.body),
+    ['{"slow":1}'],
+  );
 });
