@@ -115,7 +115,8 @@ try {
   console.log(
     `setup: gateway on core 0${hasTaskset() ? ' (taskset)' : ' (not pinned: taskset missing)'}, wrk on core 1, ` +
       `${CONNECTIONS} connections, ${RUNS} × ${SECONDS} s per figure, ${ACCOUNTS} accounts, ` +
-      `DATA_FSYNC ${process.env.DATA_FSYNC ?? 'true'}, EXCHANGE_JOURNAL_SYNC ${process.env.EXCHANGE_JOURNAL_SYNC ?? 'full'}; ` +
+      `DATA_FSYNC ${process.env.DATA_FSYNC ?? 'true'}, EXCHANGE_JOURNAL_SYNC ${process.env.EXCHANGE_JOURNAL_SYNC ?? 'full'}, ` +
+      `HTTP_FAST_FRONT ${process.env.HTTP_FAST_FRONT ?? 'true'}; ` +
       `load average before: ${loadAverage()}`,
   );
   const admin = await mintToken({ secret: SECRET, sub: 'bench-admin', scopes: ['admin'] });

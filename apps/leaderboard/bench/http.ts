@@ -187,7 +187,7 @@ try {
   console.log(
     `setup: server on core 0${hasTaskset() ? ' (taskset)' : ' (not pinned: taskset missing)'}, load generator on core 1, ` +
       `wrk ${CONNECTIONS} connections, ${RUNS} × ${SECONDS} s per figure, ${PLAYERS.toLocaleString('en-US')} players, ` +
-      `fsync ${FSYNC}; load average before: ${loadAverage()}`,
+      `fsync ${FSYNC}, HTTP_FAST_FRONT ${process.env.HTTP_FAST_FRONT ?? 'true'}; load average before: ${loadAverage()}`,
   );
   const token = await mintToken({ secret: SECRET, sub: 'bench', scopes: ['scores:write', 'scores:read'] });
   const scripts = mkdtempSync(join(tmpdir(), 'tessera-wrk-'));

@@ -251,6 +251,11 @@ export const platformSettings = {
     max: 65536,
     description: 'longer request targets are answered 414',
   }),
+  HTTP_FAST_FRONT: setting.bool({
+    default: true,
+    description:
+      'plain HTTP only, where fast answers run (no rate limits, tracing or debug log): read connections before node:http and answer the fast routes on the socket',
+  }),
   TRUST_PROXY: setting.bool({
     default: false,
     description:

@@ -149,6 +149,7 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     telemetry,
     requestTimeoutMs: platform.HTTP_REQUEST_TIMEOUT_MS,
     maxUrlLength: platform.HTTP_MAX_URL_LENGTH,
+    fastFront: platform.HTTP_FAST_FRONT,
     authFailureLimitPerMinute: platform.AUTH_FAILURE_LIMIT_PER_MINUTE,
     trustProxy: platform.TRUST_PROXY,
     rateLimitRedis,

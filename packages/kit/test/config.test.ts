@@ -24,6 +24,7 @@ t.test('platform defaults', async (t) => {
     DATA_FSYNC: true,
     HTTP_REQUEST_TIMEOUT_MS: 10000,
     HTTP_MAX_URL_LENGTH: 8192,
+    HTTP_FAST_FRONT: true,
     TRUST_PROXY: false,
     AUTH_FAILURE_LIMIT_PER_MINUTE: 600,
   });

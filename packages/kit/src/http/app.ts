@@ -43,6 +43,11 @@ export interface HttpAppOptions {
   requestTimeoutMs?: number;
   /** Longer request targets are answered 414; default 8192 (HTTP_MAX_URL_LENGTH). */
   maxUrlLength?: number;
+  /**
+   * Plain HTTP where fast answers run: the fast routes are answered on the socket before
+   * node:http (fast-front.ts); default false here, true in serve() (HTTP_FAST_FRONT).
+   */
+  fastFront?: boolean;
   /** Failed authentications per client address and minute; default 600, 0 for no limit. */
   authFailureLimitPerMinute?: number;
   /**
@@ -80,7 +85,13 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy,
     // 0. The edge: deadlines, limits, and problem answers for what fails before routing.
-    serverFactory: edgeServerFactory({ requestTimeoutMs, maxUrlLength, tls: opts.tls, fast }),
+    serverFactory: edgeServerFactory({
+      requestTimeoutMs,
+      maxUrlLength,
+      tls: opts.tls,
+      fast,
+      fastFront: opts.fastFront === true,
+    }),
     clientErrorHandler: createClientErrorHandler(opts.logger, requestTimeoutMs),
     frameworkErrors: frameworkErrorHandler,
     // A long path parameter is the schema's to reject (400 naming the field), not a 404.

@@ -81,6 +81,38 @@ export interface FastWrite {
 }
 
 /**
+ * A request the plain-HTTP front read off a connection itself (fast-front.ts), without node:http's
+ * objects: its one Authorization header (the front hands repeats to node:http), its content type
+ * and length as sent, and for a POST the whole body.
+ */
+export interface PlainRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly authorization: string | undefined;
+  readonly contentType: string | undefined;
+  readonly contentLength: number | undefined;
+  readonly body: Buffer | undefined;
+}
+
+/** An answer for the front to write: the status, its JSON (or problem) body and extra headers. */
+export interface PlainAnswer {
+  readonly status: number;
+  readonly type: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+}
+
+/** A GET's fast answer: now, or later from a store (see FastAnswer). */
+interface FoundAnswer {
+  readonly route: string;
+  readonly body: string | Promise<string | undefined>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+// fastify's reply.type() adds the charset: the full route's answer, byte for byte.
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+/**
  * Calls `then` with the whole body once it has come. A body that never completes is Node's
  * request deadline's (the edge's 408); an aborted one has nobody to answer.
  */
@@ -100,7 +132,7 @@ interface BodyToRead {
 export type ObserveRequest = (method: string, route: string, statusCode: number, seconds: number) => void;
 
 /** Set by #send itself, over any of the same name among an answer's headers. */
-const OWN_HEADERS = new Set(['content-type', 'content-length']);
+export const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length']);
 
 const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 
@@ -169,15 +201,74 @@ export class FastRoutes {
     return false;
   }
 
+  /**
+   * The front's way in (fast-front.ts): the answer to a request it read whole, now or later, or
+   * undefined when the full route must answer it (the front then hands the connection, this
+   * request first, to node:http). A later undefined means the same. The rules are #get's and
+   * #post's, applied to what the front read instead of node:http's request.
+   */
+  answerPlain(request: PlainRequest): PlainAnswer | Promise<PlainAnswer | undefined> | undefined {
+    const started = performance.now();
+    if (request.method === 'POST') return this.#plainPost(request, started);
+    if (request.contentLength !== undefined) return undefined;
+    const found = this.#findGet(request.url, () => this.#principalOf(request.authorization, false));
+    if (found === undefined) return undefined;
+    if (typeof found.body === 'string') {
+      this.#observe('GET', found.route, 200, (performance.now() - started) / 1000);
+      return { status: 200, type: JSON_TYPE, body: found.body, headers: undefined };
+    }
+    return found.body.then(
+      (body) => {
+        if (body === undefined) return undefined;
+        this.#observe('GET', found.route, 200, (performance.now() - started) / 1000);
+        return { status: 200, type: JSON_TYPE, body, headers: undefined };
+      },
+      (error: unknown) => {
+        if (!(error instanceof ProblemError)) return undefined;
+        if (error.status >= 500) this.#logger.error({ err: error, code: error.code }, 'request failed');
+        this.#observe('GET', found.route, error.status, (performance.now() - started) / 1000);
+        return this.#problemAnswer(error);
+      },
+    );
+  }
+
+  #plainPost(request: PlainRequest, started: number): Promise<PlainAnswer> | undefined {
+    const write = this.#writes.get(request.url);
+    if (write === undefined || request.body === undefined) return undefined;
+    const length = request.contentLength ?? 0;
+    const type = request.contentType?.toLowerCase();
+    if (!(length > 0 && length <= write.maxBodyBytes) || type === undefined || !JSON_TYPES.has(type)) {
+      return undefined;
+    }
+    const principal = this.#principalOf(request.authorization, false);
+    if (principal === undefined || !principal.scopes.has(write.scope)) return undefined;
+    const answer = this.#tryWrite(write, request.body, principal);
+    if (answer === undefined) return undefined;
+    return answer.then(
+      (reply): PlainAnswer => {
+        this.#observe('POST', write.route, 200, (performance.now() - started) / 1000);
+        return { status: 200, type: JSON_TYPE, body: reply.body, headers: reply.headers };
+      },
+      (error: unknown): PlainAnswer => {
+        const problem = this.#problemOf(error);
+        this.#observe('POST', write.route, problem.status, (performance.now() - started) / 1000);
+        return this.#problemAnswer(problem);
+      },
+    );
+  }
+
   #principal(req: IncomingMessage): Principal | undefined {
-    const { authorization } = req.headers;
+    return this.#principalOf(req.headers.authorization, repeatsAuthorization(req.rawHeaders));
+  }
+
+  #principalOf(authorization: string | undefined, repeated: boolean): Principal | undefined {
     // A client sends the same header with every call: its token is read off it once.
     if (authorization !== this.#lastAuthorization) {
       this.#lastAuthorization = authorization;
       this.#lastToken = bearerToken(authorization);
     }
     const token = this.#lastToken;
-    if (token === undefined || repeatsAuthorization(req.rawHeaders)) return undefined;
+    if (token === undefined || repeated) return undefined;
     return this.#authenticator.known?.(token);
   }
 
@@ -187,7 +278,15 @@ export class FastRoutes {
     const { headers } = req;
     // A body (or a promise of one) is the full route's to refuse or ignore.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
-    const url = req.url ?? '';
+    const found = this.#findGet(req.url ?? '', () => this.#principal(req));
+    if (found === undefined) return false;
+    if (typeof found.body === 'string') this.#answered(res, found.route, started, found.body);
+    else this.#answerLater(req, res, found.route, started, found.body, fullRoute);
+    return true;
+  }
+
+  /** The first answer that takes this target: public ones first, then those of the token's scopes. */
+  #findGet(url: string, principalOf: () => Principal | undefined): FoundAnswer | undefined {
     for (const fast of this.#publicAnswers) {
       let body: string | undefined | Promise<string | undefined>;
       try {
@@ -195,14 +294,11 @@ export class FastRoutes {
       } catch {
         continue; // the full route meets the same failure and answers it
       }
-      if (body === undefined) continue;
-      if (typeof body === 'string') this.#answered(res, fast.route, started, body);
-      else this.#answerLater(req, res, fast.route, started, body, fullRoute);
-      return true;
+      if (body !== undefined) return { route: fast.route, body };
     }
-    if (this.#answers.length === 0) return false;
-    const principal = this.#principal(req);
-    if (principal === undefined) return false;
+    if (this.#answers.length === 0) return undefined;
+    const principal = principalOf();
+    if (principal === undefined) return undefined;
     for (const fast of this.#answers) {
       if (!principal.scopes.has(fast.scope)) continue;
       let body: string | undefined | Promise<string | undefined>;
@@ -211,12 +307,9 @@ export class FastRoutes {
       } catch {
         continue; // the full route meets the same failure and answers it
       }
-      if (body === undefined) continue;
-      if (typeof body === 'string') this.#answered(res, fast.route, started, body);
-      else this.#answerLater(req, res, fast.route, started, body, fullRoute);
-      return true;
+      if (body !== undefined) return { route: fast.route, body };
     }
-    return false;
+    return undefined;
   }
 
   /**
@@ -254,7 +347,7 @@ export class FastRoutes {
 
   /** A fast answer's 200, counted in the request-duration series of its route. */
   #answered(res: ServerResponse, route: string, started: number, body: string): void {
-    this.#send(res, 200, body, 'application/json; charset=utf-8', undefined);
+    this.#send(res, 200, body, JSON_TYPE, undefined);
     this.#observe('GET', route, 200, (performance.now() - started) / 1000);
   }
 
@@ -289,7 +382,7 @@ export class FastRoutes {
       // One reaction for either outcome: no further promise per request.
       answer.then(
         (reply) => {
-          this.#send(res, 200, reply.body, 'application/json; charset=utf-8', reply.headers);
+          this.#send(res, 200, reply.body, JSON_TYPE, reply.headers);
           this.#observe('POST', write.route, 200, (performance.now() - started) / 1000);
         },
         (error: unknown) => {
@@ -329,10 +422,14 @@ export class FastRoutes {
     return kitErrors.KIT_INTERNAL(`an unexpected error occurred (request id ${id})`);
   }
 
+  #problemAnswer(problem: ProblemError): PlainAnswer {
+    const body = JSON.stringify(problemBody(problem));
+    return { status: problem.status, type: PROBLEM_TYPE, body, headers: problem.headers };
+  }
+
   #sendProblem(res: ServerResponse, problem: ProblemError): void {
-    // fastify's reply.type() adds the charset: the full route's answer, byte for byte.
-    const type = 'application/problem+json; charset=utf-8';
-    this.#send(res, problem.status, JSON.stringify(problemBody(problem)), type, problem.headers);
+    const { status, body, type, headers } = this.#problemAnswer(problem);
+    this.#send(res, status, body, type, headers);
   }
 
   #send(

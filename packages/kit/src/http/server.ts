@@ -13,6 +13,7 @@ import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerRes
 import { createServer as createHttpsServer } from 'node:https';
 import { kitErrors, problemBody } from '../errors.ts';
 import type { ProblemError } from '../errors.ts';
+import { installFastFront } from './fast-front.ts';
 import type { FastRoutes } from './fast-routes.ts';
 
 export interface ServerLimits {
@@ -21,6 +22,8 @@ export interface ServerLimits {
   tls?: { cert: Buffer; key: Buffer };
   /** Answers some requests before fastify sees them (see fast-routes.ts). */
   fast?: FastRoutes;
+  /** Plain HTTP: the fast routes answered on the socket before node:http (fast-front.ts). */
+  fastFront?: boolean;
 }
 
 /** Fastify's own default, longer than the usual 60 s idle timeout of load balancers. */
@@ -68,8 +71,14 @@ export function edgeServerFactory(
       keepAliveTimeout: keepAliveTimeoutMs,
       requireHostHeader: false,
     };
-    return limits.tls === undefined
-      ? createHttpServer(options, onRequest)
-      : createHttpsServer({ ...options, ...limits.tls }, onRequest);
+    if (limits.tls !== undefined) return createHttpsServer({ ...options, ...limits.tls }, onRequest);
+    const server = createHttpServer(options, onRequest);
+    if (fast !== undefined && limits.fastFront === true)
+      installFastFront(server, fast, {
+        maxUrlLength,
+        keepAliveTimeoutMs,
+        headersTimeoutMs: server.headersTimeout,
+      });
+    return server;
   };
 }
