@@ -13,6 +13,8 @@ export interface WalCheckpoints {
   readonly rounds: number;
   readonly frames: number;
   readonly copied: number;
+  /** Rounds that did not run: another checkpoint (the writer's copy-back) held the WAL. */
+  readonly busy: number;
   /** Rounds that failed (each retried by the next), and the last failure. */
   readonly failures: number;
   readonly lastFailure?: string;
@@ -45,7 +47,7 @@ export interface WalRestarts {
 export class WalCheckpointer implements WalRestarts {
   readonly #worker: Worker;
   readonly #restartFrames: number;
-  #stats: WalCheckpoints = { rounds: 0, frames: 0, copied: 0, failures: 0 };
+  #stats: WalCheckpoints = { rounds: 0, frames: 0, copied: 0, busy: 0, failures: 0 };
   /** The round after which the writer was last asked to restart the WAL. */
   #restartedAfter = 0;
 
@@ -68,6 +70,8 @@ export class WalCheckpointer implements WalRestarts {
             frames: message.log ?? 0,
             copied: message.checkpointed ?? 0,
           };
+        } else if (message.kind === 'busy') {
+          this.#stats = { ...this.#stats, busy: this.#stats.busy + 1 };
         } else if (message.kind === 'failed') {
           this.#stats = { ...this.#stats, failures: this.#stats.failures + 1, lastFailure: message.message };
         }
