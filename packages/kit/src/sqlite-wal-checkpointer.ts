@@ -15,9 +15,11 @@ export interface WalCheckpoints {
   readonly copied: number;
   /** Rounds that did not run: another checkpoint (the writer's copy-back) held the WAL. */
   readonly busy: number;
-  /** Rounds that failed (each retried by the next), and the last failure. */
+  /** Rounds that failed (each retried by the next), and the last failure (a round's or a copy-back's). */
   readonly failures: number;
   readonly lastFailure?: string;
+  /** The writer's copy-backs (`walCopyBack`) that failed for another reason than a lock held a moment. */
+  readonly copyBackFailures: number;
 }
 
 /** About 4 MiB of WAL: a second or two of a busy writer's commits. */
@@ -29,6 +31,11 @@ const RESTART_WAL_FRAMES = 1024;
  */
 export interface WalRestarts {
   takeRestart(): boolean;
+}
+
+/** Where the writer's copy-back reports a failure (see `walCopyBack`). */
+export interface WalCopyBackFailures {
+  copyBackFailed(message: string): void;
 }
 
 /**
@@ -44,10 +51,10 @@ export interface WalRestarts {
  * the writer copies the few frames committed since on its own connection (`walCopyBack`, one more
  * fsync of the database file) and its next transaction starts the WAL over.
  */
-export class WalCheckpointer implements WalRestarts {
+export class WalCheckpointer implements WalRestarts, WalCopyBackFailures {
   readonly #worker: Worker;
   readonly #restartFrames: number;
-  #stats: WalCheckpoints = { rounds: 0, frames: 0, copied: 0, busy: 0, failures: 0 };
+  #stats: WalCheckpoints = { rounds: 0, frames: 0, copied: 0, busy: 0, failures: 0, copyBackFailures: 0 };
   /** The round after which the writer was last asked to restart the WAL. */
   #restartedAfter = 0;
 
@@ -97,6 +104,18 @@ export class WalCheckpointer implements WalRestarts {
     if (rounds === this.#restartedAfter || frames < this.#restartFrames || copied < frames) return false;
     this.#restartedAfter = rounds;
     return true;
+  }
+
+  /**
+   * A copy-back the writer could not do (`walCopyBack(db, checkpointer)`). A writer on another
+   * thread passes the message back with its batch's answer.
+   */
+  copyBackFailed(message: string): void {
+    this.#stats = {
+      ...this.#stats,
+      copyBackFailures: this.#stats.copyBackFailures + 1,
+      lastFailure: message,
+    };
   }
 
   async close(): Promise<void> {

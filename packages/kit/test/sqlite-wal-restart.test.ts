@@ -108,3 +108,42 @@ t.test('takeRestart: not for a WAL shorter than the threshold', async (t) => {
   t.ok(frames > 0 && copied === frames, `the round copied ${copied} of ${frames} frames`);
   t.notOk(checkpointer.takeRestart(), 'a short WAL is left to SQLite');
 });
+
+t.test('walCopyBack: a failure other than a lock is counted in the checkpointer, never thrown', async (t) => {
+  const file = tempFile(t);
+  const { db } = writer(file);
+  const checkpointer = new WalCheckpointer(file, 'normal', 1_000_000);
+  t.teardown(() => checkpointer.close());
+  const copyBack = walCopyBack(db, checkpointer);
+  db.close();
+  t.doesNotThrow(copyBack, 'the batch after it is not failed by the copy-back');
+  const { copyBackFailures, lastFailure } = checkpointer.stats;
+  t.equal(copyBackFailures, 1, 'one copy-back failed');
+  t.match(lastFailure, /finalized|not open/, `the last failure: ${lastFailure}`);
+});
+
+t.test('walCopyBack: a lock held a moment is left to the next request, not counted', async (t) => {
+  const file = tempFile(t);
+  const { db, batch } = writer(file);
+  t.teardown(() => db.close());
+  const checkpointer = new WalCheckpointer(file, 'normal', 1_000_000);
+  t.teardown(() => checkpointer.close());
+  const copyBack = walCopyBack(db, checkpointer);
+  // Inside its own transaction the connection cannot checkpoint: SQLITE_LOCKED.
+  db.exec('BEGIN');
+  batch();
+  t.doesNotThrow(copyBack);
+  db.exec('ROLLBACK');
+  t.equal(checkpointer.stats.copyBackFailures, 0);
+});
+
+t.test('walCopyBack: without a checkpointer a failure is a process warning', async (t) => {
+  const { db } = writer(tempFile(t));
+  const copyBack = walCopyBack(db);
+  db.close();
+  const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+  copyBack();
+  const warning = await warned;
+  t.equal(warning.name, 'WalCopyBackWarning');
+  t.match(warning.message, /WAL copy-back failed/);
+});
