@@ -147,3 +147,43 @@ t.test('walCopyBack: without a checkpointer a failure is a process warning', asy
   t.equal(warning.name, 'WalCopyBackWarning');
   t.match(warning.message, /WAL copy-back failed/);
 });
+
+t.test(
+  'a reader holding its snapshot pins the WAL: no restart is asked, and the stats show it',
+  async (t) => {
+    const file = tempFile(t);
+    const { db, batch } = writer(file);
+    t.teardown(() => db.close());
+    for (let i = 0; i < 10; i++) batch();
+    const reader = openSqlite(file, { synchronous: 'normal' });
+    t.teardown(() => reader.close());
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) AS n FROM t').get();
+    const checkpointer = new WalCheckpointer(file, 'normal', 10, 16);
+    t.teardown(() => checkpointer.close());
+    const frames: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      batch();
+      // Two rounds: the first may have begun before the batch committed.
+      await roundAfter(checkpointer, checkpointer.stats.rounds + 1);
+      t.notOk(checkpointer.takeRestart(), `no restart asked at ${checkpointer.stats.frames} frames`);
+      frames.push(checkpointer.stats.frames);
+    }
+    t.ok(
+      frames.every((f, i) => i === 0 || f > frames[i - 1]!),
+      `the WAL grows while the reader stays: ${frames.join(' ')} frames`,
+    );
+    const pinned = checkpointer.stats;
+    t.ok(pinned.copied < pinned.frames, `a round copied ${pinned.copied} of ${pinned.frames} frames`);
+    t.ok(pinned.pinnedRounds >= 10, `${pinned.pinnedRounds} rounds in a row copied less than they found`);
+    t.equal(pinned.largestFrames, frames[4], 'the longest WAL is the last');
+
+    reader.exec('COMMIT');
+    await roundAfter(checkpointer, checkpointer.stats.rounds);
+    const { copied, pinnedRounds, largestFrames } = checkpointer.stats;
+    t.equal(copied, frames[4], 'the round after the reader copies the WAL whole');
+    t.equal(pinnedRounds, 0, 'no longer pinned');
+    t.equal(largestFrames, frames[4], 'the longest WAL stays in the stats');
+    t.ok(checkpointer.takeRestart(), 'and asks for the restart');
+  },
+);
