@@ -19,7 +19,13 @@ const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => {
   try {
     const result = checkpoint.get() as { busy: number; log: number; checkpointed: number };
-    parentPort?.postMessage({ kind: 'checkpointed', log: result.log, checkpointed: result.checkpointed });
+    // Busy: another connection's checkpoint (the writer's copy-back) holds the WAL; the round did
+    // not run and its log and checkpointed are -1, not frames.
+    parentPort?.postMessage(
+      result.busy === 0
+        ? { kind: 'checkpointed', log: result.log, checkpointed: result.checkpointed }
+        : { kind: 'busy' },
+    );
   } catch (error) {
     // A failed round (the disk, a lock held too long) is the next round's to retry.
     parentPort?.postMessage({ kind: 'failed', message: String(error) });

@@ -13,9 +13,20 @@ export interface WalCheckpoints {
   readonly rounds: number;
   readonly frames: number;
   readonly copied: number;
-  /** Rounds that failed (each retried by the next), and the last failure. */
+  /** Rounds that did not run: another checkpoint (the writer's copy-back) held the WAL. */
+  readonly busy: number;
+  /**
+   * Rounds in a row, up to the last, that copied less than they found: a reader's snapshot holds
+   * the rest, and while it does no restart is asked. With `largestFrames` (the most frames a round
+   * found), what shows a WAL pinned by a long reader.
+   */
+  readonly pinnedRounds: number;
+  readonly largestFrames: number;
+  /** Rounds that failed (each retried by the next), and the last failure (a round's or a copy-back's). */
   readonly failures: number;
   readonly lastFailure?: string;
+  /** The writer's copy-backs (`walCopyBack`) that failed for another reason than a lock held a moment. */
+  readonly copyBackFailures: number;
 }
 
 /** About 4 MiB of WAL: a second or two of a busy writer's commits. */
@@ -27,6 +38,11 @@ const RESTART_WAL_FRAMES = 1024;
  */
 export interface WalRestarts {
   takeRestart(): boolean;
+}
+
+/** Where the writer's copy-back reports a failure (see `walCopyBack`). */
+export interface WalCopyBackFailures {
+  copyBackFailed(message: string): void;
 }
 
 /**
@@ -41,11 +57,26 @@ export interface WalRestarts {
  * 12 s at 1,000 appends/s). Hence `takeRestart()`: once a round has copied back a long WAL whole,
  * the writer copies the few frames committed since on its own connection (`walCopyBack`, one more
  * fsync of the database file) and its next transaction starts the WAL over.
+ *
+ * The WAL levels off so only without long readers. A reader that keeps a snapshot open (a long
+ * read transaction: a report, a backup, a slow replay) pins the WAL: no round copies past its
+ * snapshot, so none copies the WAL whole, no restart is asked, and the WAL grows for as long as
+ * the reader stays (SQLite cannot start a WAL over under a reader). The next round after it ends
+ * copies the WAL whole and the restart follows. The stats show it: `pinnedRounds`, `largestFrames`.
  */
-export class WalCheckpointer implements WalRestarts {
+export class WalCheckpointer implements WalRestarts, WalCopyBackFailures {
   readonly #worker: Worker;
   readonly #restartFrames: number;
-  #stats: WalCheckpoints = { rounds: 0, frames: 0, copied: 0, failures: 0 };
+  #stats: WalCheckpoints = {
+    rounds: 0,
+    frames: 0,
+    copied: 0,
+    busy: 0,
+    pinnedRounds: 0,
+    largestFrames: 0,
+    failures: 0,
+    copyBackFailures: 0,
+  };
   /** The round after which the writer was last asked to restart the WAL. */
   #restartedAfter = 0;
 
@@ -62,12 +93,18 @@ export class WalCheckpointer implements WalRestarts {
       'message',
       (message: { kind: string; log?: number; checkpointed?: number; message?: string }) => {
         if (message.kind === 'checkpointed') {
+          const frames = message.log ?? 0;
+          const copied = message.checkpointed ?? 0;
           this.#stats = {
             ...this.#stats,
             rounds: this.#stats.rounds + 1,
-            frames: message.log ?? 0,
-            copied: message.checkpointed ?? 0,
+            frames,
+            copied,
+            pinnedRounds: copied < frames ? this.#stats.pinnedRounds + 1 : 0,
+            largestFrames: Math.max(this.#stats.largestFrames, frames),
           };
+        } else if (message.kind === 'busy') {
+          this.#stats = { ...this.#stats, busy: this.#stats.busy + 1 };
         } else if (message.kind === 'failed') {
           this.#stats = { ...this.#stats, failures: this.#stats.failures + 1, lastFailure: message.message };
         }
@@ -93,6 +130,18 @@ export class WalCheckpointer implements WalRestarts {
     if (rounds === this.#restartedAfter || frames < this.#restartFrames || copied < frames) return false;
     this.#restartedAfter = rounds;
     return true;
+  }
+
+  /**
+   * A copy-back the writer could not do (`walCopyBack(db, checkpointer)`). A writer on another
+   * thread passes the message back with its batch's answer.
+   */
+  copyBackFailed(message: string): void {
+    this.#stats = {
+      ...this.#stats,
+      copyBackFailures: this.#stats.copyBackFailures + 1,
+      lastFailure: message,
+    };
   }
 
   async close(): Promise<void> {

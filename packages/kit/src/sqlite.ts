@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { WalCopyBackFailures } from './sqlite-wal-checkpointer.ts';
 
 export interface SqliteOptions {
   /** `full` (default) survives power loss; `normal` is safe against process crashes only. */
@@ -51,22 +52,47 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
+/** SQLite's primary result codes for a lock held a moment by another connection or statement. */
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+
+function heldByOther(error: unknown): boolean {
+  const code = (error as { errcode?: unknown }).errcode;
+  // Extended codes (SQLITE_BUSY_RECOVERY, SQLITE_LOCKED_SHAREDCACHE...) carry the primary one in the low byte.
+  return typeof code === 'number' && ((code & 0xff) === SQLITE_BUSY || (code & 0xff) === SQLITE_LOCKED);
+}
+
+/** Where no WalCheckpointer is given: a process warning, so that a failure still shows. */
+const warnings: WalCopyBackFailures = {
+  copyBackFailed: (message) => process.emitWarning(`WAL copy-back failed: ${message}`, 'WalCopyBackWarning'),
+};
+
 /**
  * The writer's side of a WAL restart (WalCheckpointer#takeRestart): copies back, on the writer's
  * own connection, the frames committed since the checkpointer's last round, so that the next
- * transaction begins with the WAL all copied and SQLite starts it over. Whatever stops the copy
- * (a reader's snapshot, the disk) only leaves the WAL to the next request, never fails the write
- * that follows.
+ * transaction begins with the WAL all copied and SQLite starts it over.
+ *
+ * It never throws: the batch that follows must not fail for a WAL left long, and the writer could
+ * do nothing else with the error (a fault that also stops writes, a closed database or a full
+ * disk, fails the batch itself). A lock held a moment (SQLITE_BUSY, SQLITE_LOCKED: another
+ * checkpoint, a statement still reading on this connection) is left to the next round's request.
+ * Any other failure goes to `failures` (the file's WalCheckpointer: its stats count them; a
+ * warning without one).
  */
-export function walCopyBack(db: DatabaseSync): () => void {
+export function walCopyBack(db: DatabaseSync, failures: WalCopyBackFailures = warnings): () => void {
   const copyBack = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
   return () => {
     try {
       copyBack.get();
-    } catch {
-      // the next round's request tries again
+    } catch (error) {
+      if (!heldByOther(error)) failures.copyBackFailed(String(error));
     }
   };
 }
 
-export { WalCheckpointer, type WalCheckpoints, type WalRestarts } from './sqlite-wal-checkpointer.ts';
+export {
+  WalCheckpointer,
+  type WalCheckpoints,
+  type WalCopyBackFailures,
+  type WalRestarts,
+} from './sqlite-wal-checkpointer.ts';

@@ -37,3 +37,43 @@ t.test('a writer without automatic checkpoints has its WAL copied back by the ch
   t.equal((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n, 10_000);
   db.close();
 });
+
+t.test('a round that finds another checkpoint running counts as busy, not as a round', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-wal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'x.db');
+  const db = openSqlite(file, { synchronous: 'normal' });
+  t.teardown(() => db.close());
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)');
+  db.prepare('INSERT INTO t (b) VALUES (?)').run('x'.repeat(10_000));
+  const checkpointer = new WalCheckpointer(file, 'normal', 20);
+  t.teardown(() => checkpointer.close());
+  const settle = async (done: () => boolean): Promise<void> => {
+    const deadline = Date.now() + 10_000;
+    while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+  await settle(() => checkpointer.stats.rounds > 0);
+  const { frames, copied } = checkpointer.stats;
+  t.ok(frames > 0 && copied === frames, `a round copied ${copied} of ${frames} frames`);
+  // A FULL checkpoint holds the checkpoint lock while it waits for the writer to finish: for as
+  // long as this thread blocks in it, every round of the checkpointer's thread finds it running.
+  const other = openSqlite(file, { synchronous: 'normal' });
+  t.teardown(() => other.close());
+  other.exec('PRAGMA busy_timeout = 300');
+  const full = other.prepare('PRAGMA wal_checkpoint(FULL)');
+  db.exec('BEGIN IMMEDIATE');
+  for (let tries = 0; tries < 10 && checkpointer.stats.busy === 0; tries++) {
+    full.get();
+    await settle(() => checkpointer.stats.busy > 0);
+  }
+  db.exec('ROLLBACK');
+  const stats = checkpointer.stats;
+  t.ok(stats.busy > 0, `${stats.busy} busy rounds`);
+  t.same(
+    { frames: stats.frames, copied: stats.copied },
+    { frames, copied },
+    'frames and copied are the last round that ran (a busy one reports -1 for both)',
+  );
+  t.equal(stats.failures, 0, 'a busy round is no failure');
+});

@@ -108,3 +108,82 @@ t.test('takeRestart: not for a WAL shorter than the threshold', async (t) => {
   t.ok(frames > 0 && copied === frames, `the round copied ${copied} of ${frames} frames`);
   t.notOk(checkpointer.takeRestart(), 'a short WAL is left to SQLite');
 });
+
+t.test('walCopyBack: a failure other than a lock is counted in the checkpointer, never thrown', async (t) => {
+  const file = tempFile(t);
+  const { db } = writer(file);
+  const checkpointer = new WalCheckpointer(file, 'normal', 1_000_000);
+  t.teardown(() => checkpointer.close());
+  const copyBack = walCopyBack(db, checkpointer);
+  db.close();
+  t.doesNotThrow(copyBack, 'the batch after it is not failed by the copy-back');
+  const { copyBackFailures, lastFailure } = checkpointer.stats;
+  t.equal(copyBackFailures, 1, 'one copy-back failed');
+  t.match(lastFailure, /finalized|not open/, `the last failure: ${lastFailure}`);
+});
+
+t.test('walCopyBack: a lock held a moment is left to the next request, not counted', async (t) => {
+  const file = tempFile(t);
+  const { db, batch } = writer(file);
+  t.teardown(() => db.close());
+  const checkpointer = new WalCheckpointer(file, 'normal', 1_000_000);
+  t.teardown(() => checkpointer.close());
+  const copyBack = walCopyBack(db, checkpointer);
+  // Inside its own transaction the connection cannot checkpoint: SQLITE_LOCKED.
+  db.exec('BEGIN');
+  batch();
+  t.doesNotThrow(copyBack);
+  db.exec('ROLLBACK');
+  t.equal(checkpointer.stats.copyBackFailures, 0);
+});
+
+t.test('walCopyBack: without a checkpointer a failure is a process warning', async (t) => {
+  const { db } = writer(tempFile(t));
+  const copyBack = walCopyBack(db);
+  db.close();
+  const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+  copyBack();
+  const warning = await warned;
+  t.equal(warning.name, 'WalCopyBackWarning');
+  t.match(warning.message, /WAL copy-back failed/);
+});
+
+t.test(
+  'a reader holding its snapshot pins the WAL: no restart is asked, and the stats show it',
+  async (t) => {
+    const file = tempFile(t);
+    const { db, batch } = writer(file);
+    t.teardown(() => db.close());
+    for (let i = 0; i < 10; i++) batch();
+    const reader = openSqlite(file, { synchronous: 'normal' });
+    t.teardown(() => reader.close());
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) AS n FROM t').get();
+    const checkpointer = new WalCheckpointer(file, 'normal', 10, 16);
+    t.teardown(() => checkpointer.close());
+    const frames: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      batch();
+      // Two rounds: the first may have begun before the batch committed.
+      await roundAfter(checkpointer, checkpointer.stats.rounds + 1);
+      t.notOk(checkpointer.takeRestart(), `no restart asked at ${checkpointer.stats.frames} frames`);
+      frames.push(checkpointer.stats.frames);
+    }
+    t.ok(
+      frames.every((f, i) => i === 0 || f > frames[i - 1]!),
+      `the WAL grows while the reader stays: ${frames.join(' ')} frames`,
+    );
+    const pinned = checkpointer.stats;
+    t.ok(pinned.copied < pinned.frames, `a round copied ${pinned.copied} of ${pinned.frames} frames`);
+    t.ok(pinned.pinnedRounds >= 10, `${pinned.pinnedRounds} rounds in a row copied less than they found`);
+    t.equal(pinned.largestFrames, frames[4], 'the longest WAL is the last');
+
+    reader.exec('COMMIT');
+    await roundAfter(checkpointer, checkpointer.stats.rounds);
+    const { copied, pinnedRounds, largestFrames } = checkpointer.stats;
+    t.equal(copied, frames[4], 'the round after the reader copies the WAL whole');
+    t.equal(pinnedRounds, 0, 'no longer pinned');
+    t.equal(largestFrames, frames[4], 'the longest WAL stays in the stats');
+    t.ok(checkpointer.takeRestart(), 'and asks for the restart');
+  },
+);

@@ -45,6 +45,20 @@ async function ranking(
 
 const rows = (standings: readonly Standing[]) => standings.map((s) => [s.userId, s.score, s.rank]);
 
+/** A read held at the gate (past its looks) while `write` runs, then let through: its answer. */
+async function heldRead<T>(gate: CommandGate, read: Promise<T>, write: () => Promise<unknown>): Promise<T> {
+  await gate.reached;
+  await write();
+  gate.open();
+  return read;
+}
+
+/** A win applied and settled (its moves between shards done). */
+async function place(store: ShardedRankingStore, w: Win): Promise<void> {
+  await store.applyWin(w);
+  await store.settle();
+}
+
 t.test('a page cut short by players moved below it after its looks is read again', async (t) => {
   const gate = commandGate('zrevrange');
   // Shard 0 from 20, shard 1 from 10, shard 2 empty.
@@ -55,14 +69,13 @@ t.test('a page cut short by players moved below it after its looks is read again
     gate,
   );
   t.same(await where('e'), [false, true, false]);
-  const page = reader.top(PERIOD, 0, 100);
-  await gate.reached;
-  // The looks are taken (sizes 2, 4, 0): the rebalance sends e and f down to shard 2, which the
-  // page will not read, and their steps touch nothing as high as d (the page's last entry then).
-  t.same(await writer.rebalance(PERIOD), [25, 14]);
-  t.same(await where('e'), [false, false, true], 'e moved down to the shard counted empty');
-  gate.open();
-  t.same(rows(await page), [
+  const page = await heldRead(gate, reader.top(PERIOD, 0, 100), async () => {
+    // The looks are taken (sizes 2, 4, 0): the rebalance sends e and f down to shard 2, which
+    // the page will not read, and their steps touch nothing as high as d (the page's last entry then).
+    t.same(await writer.rebalance(PERIOD), [25, 14]);
+    t.same(await where('e'), [false, false, true], 'e moved down to the shard counted empty');
+  });
+  t.same(rows(page), [
     ['a', 30, 1],
     ['b', 25, 2],
     ['c', 15, 3],
@@ -80,14 +93,10 @@ t.test('a full page is read again when a player joins a shard it reads to the en
     [win(1, 'a', 30), win(2, 'b', 25), win(3, 'c', 21), win(4, 'd', 10), win(5, 'e', 5)],
     gate,
   );
-  const page = reader.top(PERIOD, 0, 4);
-  await gate.reached;
   // Sizes 3 and 2: the page reads 3 from shard 0 and 1 from shard 1. n joins shard 0 above c,
   // which the 3 read from shard 0 then leave out, though it ranks above d.
-  await writer.applyWin(win(6, 'n', 28));
-  await writer.settle();
-  gate.open();
-  t.same(rows(await page), [
+  const page = await heldRead(gate, reader.top(PERIOD, 0, 4), () => place(writer, win(6, 'n', 28)));
+  t.same(rows(page), [
     ['a', 30, 1],
     ['n', 28, 2],
     ['b', 25, 3],
@@ -104,14 +113,10 @@ t.test('a page is read again when a player joins above it before its check', asy
     [win(1, 'a', 30), win(2, 'b', 25), win(3, 'c', 21), win(4, 'd', 10)],
     gate,
   );
-  const page = reader.top(PERIOD, 1, 2);
-  await gate.reached;
   // The page read b and c at positions 1 and 2; n joins above them, and the check counts it
   // above b: b would be ranked 3 and c, with a lower score, 3 too.
-  await writer.applyWin(win(5, 'n', 35));
-  await writer.settle();
-  gate.open();
-  t.same(rows(await page), [
+  const page = await heldRead(gate, reader.top(PERIOD, 1, 2), () => place(writer, win(5, 'n', 35)));
+  t.same(rows(page), [
     ['a', 30, 2],
     ['b', 25, 3],
   ]);
@@ -128,13 +133,11 @@ t.test('a page whose shards fell out of order after its looks is read again, mer
   // A placer with bounds from before a rebalance (here its own, 40): d's new score stays on shard
   // 1, written in place (no step), above b on shard 0.
   const stale = new ShardedRankingStore(servers.slice(0, 2), { ...options, initialBounds: [40] });
-  const page = reader.top(PERIOD, 0, 3);
-  await gate.reached;
-  await stale.applyWin(win(5, 'd', 12));
-  await stale.settle();
-  t.same(await where('d'), [false, true]);
-  gate.open();
-  t.same(rows(await page), [
+  const page = await heldRead(gate, reader.top(PERIOD, 0, 3), async () => {
+    await place(stale, win(5, 'd', 12));
+    t.same(await where('d'), [false, true]);
+  });
+  t.same(rows(page), [
     ['a', 30, 1],
     ['d', 27, 2],
     ['b', 25, 3],
@@ -150,12 +153,8 @@ t.test('a rank is not read again for a player joining above it', async (t) => {
     [win(1, 'a', 30), win(2, 'b', 25), win(3, 'c', 21), win(4, 'd', 10)],
     gate,
   );
-  const rank = reader.standing(PERIOD, 'c');
-  await gate.reached;
-  await writer.applyWin(win(5, 'n', 28));
-  await writer.settle();
-  gate.open();
-  t.same(await rank, { userId: 'c', score: 21, rank: 4 }, 'n counted: it joined before the count');
+  const rank = await heldRead(gate, reader.standing(PERIOD, 'c'), () => place(writer, win(5, 'n', 28)));
+  t.same(rank, { userId: 'c', score: 21, rank: 4 }, 'n counted: it joined before the count');
   t.equal(gate.calls(), 4, 'two looks per shard: not retried (n is no player counted twice)');
 });
 

@@ -1,0 +1,61 @@
+// selectAdapters hands the journal's WalCheckpointer to the journal as its walRestarts (review W2):
+// without that wiring the journal is never asked to copy back, and under steady orders the WAL
+// grows without end. The race the rule answers is set up by hand on a connection of the test's:
+// a write begun before a checkpoint round copies the WAL whole, committed after it, leaves frames
+// that SQLite will not start the WAL over for; only the journal's copy-back, asked by the
+// checkpointer, lets its next batch do it.
+import { openSync, readSync, closeSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { openSqlite, platformSettings, readConfig } from '@tessera/kit';
+import { selectAdapters } from '../../src/adapters/select.ts';
+import { readExchangeConfig } from '../../src/config.ts';
+import { deposit } from './embedded/journal-fixtures.ts';
+
+/** The WAL header's checkpoint sequence: SQLite adds one each time it starts the WAL over. */
+function walRestarts(file: string): number {
+  const header = Buffer.alloc(16);
+  const fd = openSync(`${file}-wal`, 'r');
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32BE(12);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What the checkpointer asks for: a WAL longer than its 1,024 frames (4 KiB pages). */
+const LONG_WAL_BYTES = 5_000_000;
+
+for (const sync of ['full', 'normal'] as const) {
+  t.test(`${sync}: the journal copies back when the adapters' checkpointer asks`, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ex-select-wal-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const platform = readConfig(platformSettings, { DATA_DIR: dir, DATA_FSYNC: 'true' });
+    const adapters = selectAdapters(readExchangeConfig({ EXCHANGE_JOURNAL_SYNC: sync }), platform);
+    const file = join(dir, 'exchange', 'journal.db');
+    const other = openSqlite(file, { synchronous: 'normal' });
+    other.exec('PRAGMA wal_autocheckpoint = 0');
+    other.exec('CREATE TABLE filler (b BLOB)');
+    other.exec(`INSERT INTO filler VALUES (zeroblob(${LONG_WAL_BYTES}))`);
+    other.exec('BEGIN IMMEDIATE');
+    other.exec("INSERT INTO filler VALUES (x'00')");
+    // The checkpointer's round (every second) copies the long WAL whole into the file...
+    const deadline = Date.now() + 30_000;
+    while (statSync(file).size < LONG_WAL_BYTES && Date.now() < deadline) await sleep(20);
+    t.ok(statSync(file).size >= LONG_WAL_BYTES, 'a round copied the WAL back');
+    // ...and its report reaches the checkpointer before the next round's.
+    await sleep(1_500);
+    other.exec('COMMIT');
+    other.close();
+
+    const before = walRestarts(file);
+    adapters.journal.append(1, deposit(1));
+    await adapters.journal.commit();
+    t.equal(walRestarts(file), before + 1, 'the batch copied back first and started the WAL over');
+    await adapters.close();
+  });
+}
