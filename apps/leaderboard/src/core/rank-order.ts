@@ -181,6 +181,20 @@ export class RankOrder {
     }
   }
 
+  /** Replaces every handle h by `map[h]`, in the blocks and in `blockOf`; the order stays. */
+  renumber(map: Int32Array): void {
+    for (let id = 0; id < this.#blocks.length; id++) {
+      const block = this.#blocks[id]!;
+      const size = this.#sizes[id]!;
+      for (let i = 0; i < size; i++) {
+        const handle = map[block[i]!]!;
+        block[i] = handle;
+        // Each placed handle is written once, and no entry is read here: rewritten in place.
+        this.#blockOf[handle] = id;
+      }
+    }
+  }
+
   /**
    * How many blocks (in sequence) hold, together, fewer items than `position` (strict) or at most
    * `position` items (not strict): the index of the block an insert at / a read of `position` uses.

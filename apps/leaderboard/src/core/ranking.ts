@@ -5,7 +5,7 @@ import { ChangedSet } from './changed-set.ts';
 import { SeqColumn } from './seq-column.ts';
 import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
-import { GROWTH, grown, resized } from './typed-arrays.ts';
+import { GROWTH, grown, permuted, resized } from './typed-arrays.ts';
 import { UserIdTable } from './user-id-table.ts';
 
 /** One player's saved state: enough to restore the ranking without the win log. */
@@ -16,6 +16,19 @@ export interface RankingEntry {
   readonly seq: number;
 }
 
+/**
+ * The players a checkpoint save took from the ranking (`Ranking.takeChanges`). The ranking holds
+ * the list until the save calls `end`, so that a renumbering of the players while the save yields
+ * between chunks (a growth of a table keyed by slot, issue #15) renumbers the list with them.
+ */
+export interface TakenChanges {
+  readonly length: number;
+  /** The current saved form of the `index`-th player taken. */
+  entryAt(index: number): RankingEntry;
+  /** Ends the save: unless it was `saved`, the players count as changed again for the next one. */
+  end(saved: boolean): void;
+}
+
 export interface RankingOptions {
   /** Scores below this (a power of two) are counted in a dense Fenwick tree; higher ones take a slower path. */
   readonly denseScores?: number;
@@ -23,6 +36,11 @@ export interface RankingOptions {
   readonly blockSize?: number;
   /** From this many players placed at once, they are merged in bulk (a test sets it low). */
   readonly bulkPlacement?: number;
+  /**
+   * A test hook: every this many new players, every player gets a new handle, as a growth of a
+   * table keyed by slot will do (issue #15). Unset (no renumbering) outside tests.
+   */
+  readonly renumberEvery?: number;
 }
 
 /** 2^20: a month of 1-point wins never leaves the dense range; its tree grows with the top score. */
@@ -62,6 +80,10 @@ export class Ranking {
   /** Whether capacity beyond GROWTH's was made (a replay's growth, a reserve) since the last trim. */
   #oversized = false;
   readonly #bulkPlacement: number;
+  /** The handle lists of the checkpoint saves in flight: renumbered with the players. */
+  readonly #taken = new Set<Int32Array>();
+  readonly #renumberEvery: number;
+  #metSinceRenumber = 0;
   /**
    * The top list, kept until a win moves a player into or out of it: the hottest read, and at
    * scale almost no win changes it. (A player placed below it cannot change its ranks either:
@@ -74,6 +96,7 @@ export class Ranking {
     this.#order = new RankOrder(options.blockSize);
     this.#low = new ScoreCounts(options.denseScores ?? DENSE_SCORES);
     this.#bulkPlacement = options.bulkPlacement ?? BULK_PLACEMENT;
+    this.#renumberEvery = options.renumberEvery ?? 0;
   }
 
   /** Number of players with a score. */
@@ -138,6 +161,10 @@ export class Ranking {
     this.#seqs.set(handle, seq, growth);
     this.#changed.add(handle, growth);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
+    if (handle >= known && this.#renumberEvery > 0 && ++this.#metSinceRenumber === this.#renumberEvery) {
+      this.#metSinceRenumber = 0;
+      this.#renumberForTest();
+    }
     return true;
   }
 
@@ -215,15 +242,24 @@ export class Ranking {
   }
 
   /**
-   * Takes the players changed since the last call, as opaque handles for `entryOf`; the set starts
-   * empty again. A checkpoint writes them, and gives them back with `markChanged` if it fails.
+   * Takes the players changed since the last call; the set starts empty again. A checkpoint save
+   * writes them and then ends the list (which gives them back if the save failed).
    */
-  takeChanges(): Int32Array {
-    return this.#changed.take();
+  takeChanges(): TakenChanges {
+    const handles = this.#changed.take();
+    this.#taken.add(handles);
+    return {
+      length: handles.length,
+      // Read through the list at each call: a renumbering rewrites it in place.
+      entryAt: (index) => this.#entryOf(handles[index]!),
+      end: (saved) => {
+        if (!this.#taken.delete(handles) || saved) return;
+        for (const handle of handles) this.#changed.add(handle);
+      },
+    };
   }
 
-  /** The current saved form of a player taken from `takeChanges`. */
-  entryOf(handle: number): RankingEntry {
+  #entryOf(handle: number): RankingEntry {
     // A player not placed yet keeps their score apart: a checkpoint during a long replay reads it
     // there instead of placing everyone met so far.
     const placed = this.#order.size;
@@ -234,8 +270,42 @@ export class Ranking {
     };
   }
 
-  markChanged(handles: Int32Array): void {
-    for (const handle of handles) this.#changed.add(handle);
+  /**
+   * The test hook's renumbering (see `renumberEvery`): the placed players' handles rotated by one,
+   * and the waiting ones' among themselves (a waiting player's score is found by handle - placed).
+   * Not an involution: two renumberings in a row do not give the old handles back.
+   */
+  #renumberForTest(): void {
+    const placed = this.#order.size;
+    const count = this.#ids.size;
+    const map = new Int32Array(count);
+    for (let handle = 0; handle < count; handle++)
+      map[handle] =
+        handle < placed ? (handle + 1) % placed : placed + ((handle - placed + 1) % (count - placed));
+    this.#renumber(map);
+  }
+
+  /**
+   * Gives every player the handle `map[handle]` (a permutation of the handles that keeps the placed
+   * ones below the waiting ones), in every column, in the order and in the saves' lists.
+   */
+  #renumber(map: Int32Array): void {
+    const placed = this.#order.size;
+    const count = this.#ids.size;
+    this.#ids.renumber(map);
+    this.#seqs.renumber(map, count);
+    this.#changed.renumber(map, count);
+    this.#order.renumber(map);
+    if (this.#high !== undefined) this.#high = permuted(this.#high, map, placed);
+    const pending = this.#pendingScores;
+    if (pending !== undefined && count > placed) {
+      const moved = new Float64Array(pending.length);
+      for (let handle = placed; handle < count; handle++)
+        moved[map[handle]! - placed] = pending[handle - placed]!;
+      this.#pendingScores = moved;
+    }
+    for (const handles of this.#taken)
+      for (let i = 0; i < handles.length; i++) handles[i] = map[handles[i]!]!;
   }
 
   /**

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { takenEntries } from '../helpers/taken-entries.ts';
 import { Ranking } from '../../src/core/ranking.ts';
 
 function board(tieBreak: 'shared' | 'earliest', wins: Array<[string, number]>): Ranking {
@@ -111,7 +112,7 @@ t.test('restore from saved entries plus replay equals a straight run', async (t)
 
   // The save claims seq 100 but its entries already hold wins up to 120: replay must not count them twice.
   const first = board('earliest', wins.slice(0, 120));
-  const saved = [...first.takeChanges()].map((handle) => first.entryOf(handle));
+  const saved = takenEntries(first);
   const restored = new Ranking('earliest');
   for (const entry of saved) restored.restore(entry);
   restored.restoredUpTo(100);
@@ -135,7 +136,7 @@ t.test('players met since the last read are saved with their scores before they 
   ranking.apply(5, 'a', 1);
   t.equal(ranking.apply(4, 'b', 4), false, 'a redelivered win of a waiting player is dropped');
   t.equal(ranking.size, 3);
-  const entries = [...ranking.takeChanges()].map((handle) => ranking.entryOf(handle));
+  const entries = takenEntries(ranking);
   t.same(
     entries.sort((x, y) => x.userId.localeCompare(y.userId)),
     [
@@ -155,7 +156,7 @@ t.test('players met since the last read are saved with their scores before they 
 });
 
 t.test(
-  'takeChanges hands over each changed player once, then nothing; markChanged gives them back',
+  'takeChanges hands over each changed player once, then nothing; a save ended unsaved gives them back',
   async (t) => {
     const ranking = board('shared', [
       ['a', 1],
@@ -163,15 +164,60 @@ t.test(
       ['a', 1],
     ]);
     const taken = ranking.takeChanges();
-    t.same([...taken].map((h) => `${ranking.entryOf(h).userId}:${ranking.entryOf(h).score}`).sort(), [
-      'a:2',
-      'b:1',
-    ]);
+    const read = (): string[] =>
+      Array.from({ length: taken.length }, (_, i) => `${taken.entryAt(i).userId}:${taken.entryAt(i).score}`);
+    t.same(read().sort(), ['a:2', 'b:1']);
     t.equal(ranking.takeChanges().length, 0);
-    ranking.markChanged(taken);
-    t.equal(ranking.takeChanges().length, 2);
+    taken.end(false);
+    t.same(
+      takenEntries(ranking)
+        .map((e) => e.userId)
+        .sort(),
+      ['a', 'b'],
+    );
+    taken.end(false);
+    t.equal(ranking.takeChanges().length, 0, 'a second end gives nothing back');
   },
 );
+
+for (const tieBreak of ['shared', 'earliest'] as const) {
+  t.test(`a save's list follows the players when every player is renumbered (${tieBreak})`, async (t) => {
+    // renumberEvery: 1 gives every player a new handle at each new player (see RankingOptions).
+    const ranking = new Ranking(tieBreak, { renumberEvery: 1, blockSize: 4, denseScores: 16 });
+    const expected = new Map<string, { score: number; seq: number }>();
+    let seq = 0;
+    const win = (userId: string, points: number): void => {
+      ranking.apply(++seq, userId, points);
+      expected.set(userId, { score: (expected.get(userId)?.score ?? 0) + points, seq });
+    };
+    for (let i = 0; i < 40; i++) win(`p${i}`, 1 + (i % 5) + (i % 9 === 0 ? 20 : 0));
+    ranking.top(0, 1); // placed: the renumbering moves them in the blocks too
+    for (let i = 0; i < 40; i += 3) win(`p${i}`, 2);
+    for (let i = 40; i < 50; i++) win(`p${i}`, 3); // waiting to be placed when the save takes them
+    const taken = ranking.takeChanges();
+    const before = new Map(expected);
+    for (let i = 50; i < 60; i++) win(`p${i}`, 1 + (i % 3)); // ten renumberings while the save is held
+    const entries = Array.from({ length: taken.length }, (_, i) => taken.entryAt(i));
+    t.same(
+      entries.map((e) => [e.userId, e.score, e.seq]).sort(),
+      [...before].map(([userId, e]) => [userId, e.score, e.seq]).sort(),
+      "the saved entries are exactly the taken players' id, score and seq",
+    );
+    taken.end(false);
+    t.same(
+      takenEntries(ranking)
+        .map((e) => e.userId)
+        .sort(),
+      [...expected.keys()].sort(),
+      'an unsaved end gives back the taken players under their new handles, beside the new ones',
+    );
+    const plain = new Ranking(tieBreak, { blockSize: 4, denseScores: 16 });
+    for (const [userId, e] of [...expected].sort(([, a], [, b]) => a.seq - b.seq))
+      plain.restore({ userId, ...e });
+    plain.restoredUpTo(seq);
+    t.same(ranking.top(0, 100), plain.top(0, 100), 'the renumbered ranking reads as one never renumbered');
+  });
+}
 
 t.test('forEachStanding walks every player in rank order', async (t) => {
   const ranking = board('shared', [
@@ -227,7 +273,7 @@ t.test(
     for (let i = 0; i < player; i += 4) ranking.apply(++seq, `p${i}`, 1 + (i % 3));
     t.equal(agrees(), 0, 'after wins');
     const all = ranking.top(0, ranking.size);
-    const saved = [...ranking.takeChanges()].map((h) => ranking.entryOf(h));
+    const saved = takenEntries(ranking);
     t.same(
       saved.map((e) => e.score).sort((a, b) => a - b),
       all.map((s) => s.score).sort((a, b) => a - b),
