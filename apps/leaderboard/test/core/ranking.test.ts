@@ -306,3 +306,67 @@ t.test('reserve changes no result, and a replay ends with its capacity trimmed t
   t.same(plain.standing('late_99')?.score, 3);
   t.same(plain.standing(id(0))?.score, reserved.standing(id(0))?.score);
 });
+
+t.test(
+  'more than 65,536 players waiting at once (their pair indices past 2 bytes) are scored, saved and placed right',
+  async (t) => {
+    const n = 70_000;
+    const id = (i: number): string => `w${i}`;
+    // One by one (no bulk placement) and in bulk: the waiting scores are read back either way.
+    const oneByOne = new Ranking('earliest', { bulkPlacement: 1 << 30 });
+    const bulk = new Ranking('earliest');
+    const expected = new Map<string, number>();
+    let seq = 0;
+    for (const ranking of [oneByOne, bulk]) ranking.apply(++seq, 'placed-first', 3);
+    oneByOne.top(0, 1);
+    bulk.top(0, 1);
+    expected.set('placed-first', 3);
+    for (let i = 0; i < n; i++) {
+      seq++;
+      for (const ranking of [oneByOne, bulk]) ranking.apply(seq, id(i), 1 + (i % 5));
+      expected.set(id(i), 1 + (i % 5));
+    }
+    // Wins of waiting players whose pairs lie past index 65,535 and below it.
+    for (let i = n - 10; i < n; i++) {
+      seq++;
+      for (const ranking of [oneByOne, bulk]) ranking.apply(seq, id(i), 100);
+      expected.set(id(i), expected.get(id(i))! + 100);
+    }
+    seq++;
+    for (const ranking of [oneByOne, bulk]) ranking.apply(seq, id(3), 50);
+    expected.set(id(3), expected.get(id(3))! + 50);
+    const saved = takenEntries(oneByOne);
+    t.equal(saved.length, n + 1);
+    t.equal(
+      saved.filter((e) => e.score !== expected.get(e.userId)).length,
+      0,
+      'a waiting player is saved with their score',
+    );
+    t.same(oneByOne.top(0, n + 1), bulk.top(0, n + 1), 'placed one by one as in bulk');
+    const ranks = bulk.top(0, n + 1);
+    t.same(
+      ranks.slice(0, 11).map((s) => s.userId),
+      [...Array.from({ length: 10 }, (_, k) => id(n - 10 + k)), id(3)].sort(
+        (a, b) => expected.get(b)! - expected.get(a)! || Number(a.slice(1)) - Number(b.slice(1)),
+      ),
+    );
+    t.equal(
+      ranks.filter((s) => s.score !== expected.get(s.userId)).length,
+      0,
+      'every score as the wins made it',
+    );
+  },
+);
+
+t.test('a player restored twice before placement keeps the last saved entry', async (t) => {
+  const ranking = new Ranking('shared');
+  ranking.restore({ userId: 'a', score: 4, seq: 1 });
+  ranking.restore({ userId: 'b', score: 2, seq: 2 });
+  ranking.restore({ userId: 'a', score: 7, seq: 3 });
+  ranking.restoredUpTo(3);
+  t.same(ranking.top(0, 10), [
+    { userId: 'a', score: 7, rank: 1 },
+    { userId: 'b', score: 2, rank: 2 },
+  ]);
+  t.equal(ranking.size, 2);
+});
