@@ -274,7 +274,7 @@ export class Ranking {
 
   /**
    * The test hook's renumbering (see `renumberEvery`): the placed players' handles rotated by one,
-   * and the waiting ones' among themselves (a waiting player's score is found by handle - placed).
+   * and the waiting ones' among themselves (with dense handles, "waiting" is `handle >= placed`).
    * Not an involution: two renumberings in a row do not give the old handles back.
    */
   #renumberForTest(): void {
