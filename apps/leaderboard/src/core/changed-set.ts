@@ -30,6 +30,18 @@ export class ChangedSet {
     this.#bits = resized(this.#bits, Math.max((players + 31) >>> 5, 1));
   }
 
+  /** Moves handle h to `map[h]`, for handles 0 … `count` - 1 (a permutation of them). */
+  renumber(map: Int32Array, count: number): void {
+    const from = this.#bits;
+    const bits = new Uint32Array(Math.max(from.length, (count + 31) >>> 5));
+    for (let handle = 0; handle < count && handle >>> 5 < from.length; handle++) {
+      if ((from[handle >>> 5]! & (1 << (handle & 31))) === 0) continue;
+      const to = map[handle]!;
+      bits[to >>> 5]! |= 1 << (to & 31);
+    }
+    this.#bits = bits;
+  }
+
   take(): Int32Array {
     const taken = new Int32Array(this.#count);
     let n = 0;

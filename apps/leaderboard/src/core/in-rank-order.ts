@@ -6,14 +6,14 @@
  */
 
 /**
- * The handles `first + i` in rank order: score descending, then seq ascending. `bySeq` lists the
- * indices i in seq order; `scores[i]` is player i's score.
+ * The handles `handles[i]` in rank order: score descending, then seq ascending. `bySeq` lists
+ * the indices i in seq order; `scores[i]` is player i's score.
  */
 export function inRankOrder(
   bySeq: Uint32Array,
   scores: Float64Array,
   denseLimit: number,
-  first: number,
+  handles: Int32Array,
 ): Int32Array {
   let topScore = 0;
   const high: number[] = [];
@@ -33,8 +33,8 @@ export function inRankOrder(
   }
   const ordered = new Int32Array(bySeq.length);
   high.sort((a, b) => scores[b]! - scores[a]!); // stable: equal scores keep seq order
-  high.forEach((i, at) => (ordered[at] = first + i));
-  for (const i of bySeq) if (scores[i]! < denseLimit) ordered[starts[scores[i]!]!++] = first + i;
+  high.forEach((i, at) => (ordered[at] = handles[i]!));
+  for (const i of bySeq) if (scores[i]! < denseLimit) ordered[starts[scores[i]!]!++] = handles[i]!;
   return ordered;
 }
 

@@ -65,6 +65,29 @@ export class RankOrder {
     if (players > this.#blockOf.length) this.#blockOf = resized(this.#blockOf, players);
   }
 
+  /**
+   * Keeps `value` in the `blockOf` entry of `handle`, a player not in the order (so the entry is
+   * free): the ranking keeps there where a waiting player's score is (see WaitingScores). A value
+   * past 2 bytes widens `blockOf` until `unpark`. `growth`: as in `grown`.
+   */
+  park(handle: number, value: number, growth?: number): void {
+    if (value > 0xffff && this.#blockOf instanceof Uint16Array)
+      this.#blockOf = Uint32Array.from(this.#blockOf);
+    if (handle >= this.#blockOf.length) this.#blockOf = grown(this.#blockOf, handle + 1, growth);
+    this.#blockOf[handle] = value;
+  }
+
+  /** The value `park` kept for `handle`. */
+  parked(handle: number): number {
+    return this.#blockOf[handle]!;
+  }
+
+  /** No player is parked any more: `blockOf` goes back to 2 bytes when the blocks allow. */
+  unpark(): void {
+    if (this.#blockOf instanceof Uint32Array && this.#blocks.length <= this.#narrowBlocks)
+      this.#blockOf = Uint16Array.from(this.#blockOf);
+  }
+
   /** Inserts `handle` so that it ends up at `position` (0 … size). */
   insert(position: number, handle: number): void {
     if (this.#blocks.length === 0) {
@@ -178,6 +201,20 @@ export class RankOrder {
       const block = this.#blocks[id]!;
       const size = this.#sizes[id]!;
       for (; offset < size; offset++) if (!visit(block[offset]!)) return;
+    }
+  }
+
+  /** Replaces every handle h by `map[h]`, in the blocks and in `blockOf`; the order stays. */
+  renumber(map: Int32Array): void {
+    for (let id = 0; id < this.#blocks.length; id++) {
+      const block = this.#blocks[id]!;
+      const size = this.#sizes[id]!;
+      for (let i = 0; i < size; i++) {
+        const handle = map[block[i]!]!;
+        block[i] = handle;
+        // Each placed handle is written once, and no entry is read here: rewritten in place.
+        this.#blockOf[handle] = id;
+      }
     }
   }
 

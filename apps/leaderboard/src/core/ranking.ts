@@ -5,8 +5,9 @@ import { ChangedSet } from './changed-set.ts';
 import { SeqColumn } from './seq-column.ts';
 import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
-import { GROWTH, grown, resized } from './typed-arrays.ts';
+import { GROWTH, grown, permuted } from './typed-arrays.ts';
 import { UserIdTable } from './user-id-table.ts';
+import { WaitingScores } from './waiting-scores.ts';
 
 /** One player's saved state: enough to restore the ranking without the win log. */
 export interface RankingEntry {
@@ -16,6 +17,19 @@ export interface RankingEntry {
   readonly seq: number;
 }
 
+/**
+ * The players a checkpoint save took from the ranking (`Ranking.takeChanges`). The ranking holds
+ * the list until the save calls `end`, so that a renumbering of the players while the save yields
+ * between chunks (a growth of a table keyed by slot, issue #15) renumbers the list with them.
+ */
+export interface TakenChanges {
+  readonly length: number;
+  /** The current saved form of the `index`-th player taken. */
+  entryAt(index: number): RankingEntry;
+  /** Ends the save: unless it was `saved`, the players count as changed again for the next one. */
+  end(saved: boolean): void;
+}
+
 export interface RankingOptions {
   /** Scores below this (a power of two) are counted in a dense Fenwick tree; higher ones take a slower path. */
   readonly denseScores?: number;
@@ -23,6 +37,11 @@ export interface RankingOptions {
   readonly blockSize?: number;
   /** From this many players placed at once, they are merged in bulk (a test sets it low). */
   readonly bulkPlacement?: number;
+  /**
+   * A test hook: every this many new players, every player gets a new handle, as a growth of a
+   * table keyed by slot will do (issue #15). Unset (no renumbering) outside tests.
+   */
+  readonly renumberEvery?: number;
 }
 
 /** 2^20: a month of 1-point wins never leaves the dense range; its tree grows with the top score. */
@@ -54,14 +73,18 @@ export class Ranking {
   #highCount = 0;
   readonly #seqs = new SeqColumn();
   readonly #changed = new ChangedSet();
-  /** Scores of players not yet placed in the order (by handle - #order.size): restored or new. */
-  #pendingScores: Float64Array | undefined;
+  /** Players not yet placed in the order (restored or new) and their scores; see #wait. */
+  readonly #waiting = new WaitingScores();
   #appliedSeq = 0;
   /** The highest seq of any player placed in the order so far (they may have moved on since). */
   #placedSeq = -Infinity;
   /** Whether capacity beyond GROWTH's was made (a replay's growth, a reserve) since the last trim. */
   #oversized = false;
   readonly #bulkPlacement: number;
+  /** The handle lists of the checkpoint saves in flight: renumbered with the players. */
+  readonly #taken = new Set<Int32Array>();
+  readonly #renumberEvery: number;
+  #metSinceRenumber = 0;
   /**
    * The top list, kept until a win moves a player into or out of it: the hottest read, and at
    * scale almost no win changes it. (A player placed below it cannot change its ranks either:
@@ -74,6 +97,7 @@ export class Ranking {
     this.#order = new RankOrder(options.blockSize);
     this.#low = new ScoreCounts(options.denseScores ?? DENSE_SCORES);
     this.#bulkPlacement = options.bulkPlacement ?? BULK_PLACEMENT;
+    this.#renumberEvery = options.renumberEvery ?? 0;
   }
 
   /** Number of players with a score. */
@@ -93,7 +117,7 @@ export class Ranking {
       this.#order.byteLength +
       this.#low.byteLength +
       (this.#high?.byteLength ?? 0) +
-      (this.#pendingScores?.byteLength ?? 0) +
+      this.#waiting.byteLength +
       this.#seqs.byteLength +
       this.#changed.byteLength
     );
@@ -111,9 +135,7 @@ export class Ranking {
     this.#seqs.reserve(players);
     this.#changed.reserve(players);
     this.#order.reserve(players);
-    const pending = players - this.#order.size;
-    if (pending > (this.#pendingScores?.length ?? 0))
-      this.#pendingScores = resized(this.#pendingScores ?? new Float64Array(0), pending);
+    this.#waiting.reserve(players - this.#order.size);
   }
 
   /**
@@ -131,13 +153,17 @@ export class Ranking {
       this.#place(handle, this.#take(handle) + points, seq);
     } else if (handle < known) {
       if (seq <= this.#seqs.get(handle)) return false;
-      this.#pendingScores![handle - placed]! += points;
+      this.#waiting.addPoints(this.#order.parked(handle), points);
     } else {
-      this.#setPendingScore(handle - placed, points, growth);
+      this.#wait(handle, points, growth);
     }
     this.#seqs.set(handle, seq, growth);
     this.#changed.add(handle, growth);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
+    if (handle >= known && this.#renumberEvery > 0 && ++this.#metSinceRenumber === this.#renumberEvery) {
+      this.#metSinceRenumber = 0;
+      this.#renumberForTest();
+    }
     return true;
   }
 
@@ -146,13 +172,16 @@ export class Ranking {
    * players are placed together, in seq order, before the next read or win.
    */
   restore(entry: RankingEntry): void {
-    const growth = this.#growth(this.#order.size, this.#ids.size);
+    const known = this.#ids.size;
+    const growth = this.#growth(this.#order.size, known);
     const handle = this.#ids.intern(entry.userId, growth);
     if (handle < this.#order.size) {
       this.#take(handle);
       this.#place(handle, entry.score, entry.seq);
+    } else if (handle < known) {
+      this.#waiting.setScore(this.#order.parked(handle), entry.score);
     } else {
-      this.#setPendingScore(handle - this.#order.size, entry.score, growth);
+      this.#wait(handle, entry.score, growth);
     }
     this.#seqs.set(handle, entry.seq, growth);
   }
@@ -215,27 +244,65 @@ export class Ranking {
   }
 
   /**
-   * Takes the players changed since the last call, as opaque handles for `entryOf`; the set starts
-   * empty again. A checkpoint writes them, and gives them back with `markChanged` if it fails.
+   * Takes the players changed since the last call; the set starts empty again. A checkpoint save
+   * writes them and then ends the list (which gives them back if the save failed).
    */
-  takeChanges(): Int32Array {
-    return this.#changed.take();
+  takeChanges(): TakenChanges {
+    const handles = this.#changed.take();
+    this.#taken.add(handles);
+    return {
+      length: handles.length,
+      // Read through the list at each call: a renumbering rewrites it in place.
+      entryAt: (index) => this.#entryOf(handles[index]!),
+      end: (saved) => {
+        if (!this.#taken.delete(handles) || saved) return;
+        for (const handle of handles) this.#changed.add(handle);
+      },
+    };
   }
 
-  /** The current saved form of a player taken from `takeChanges`. */
-  entryOf(handle: number): RankingEntry {
+  #entryOf(handle: number): RankingEntry {
     // A player not placed yet keeps their score apart: a checkpoint during a long replay reads it
     // there instead of placing everyone met so far.
     const placed = this.#order.size;
     return {
       userId: this.#ids.idOf(handle),
-      score: handle < placed ? this.#scoreOf(handle, -1) : this.#pendingScores![handle - placed]!,
+      score: handle < placed ? this.#scoreOf(handle, -1) : this.#waiting.scoreAt(this.#order.parked(handle)),
       seq: this.#seqs.get(handle),
     };
   }
 
-  markChanged(handles: Int32Array): void {
-    for (const handle of handles) this.#changed.add(handle);
+  /**
+   * The test hook's renumbering (see `renumberEvery`): the placed players' handles rotated by one,
+   * and the waiting ones' among themselves (with dense handles, "waiting" is `handle >= placed`).
+   * Not an involution: two renumberings in a row do not give the old handles back.
+   */
+  #renumberForTest(): void {
+    const placed = this.#order.size;
+    const count = this.#ids.size;
+    const map = new Int32Array(count);
+    for (let handle = 0; handle < count; handle++)
+      map[handle] =
+        handle < placed ? (handle + 1) % placed : placed + ((handle - placed + 1) % (count - placed));
+    this.#renumber(map);
+  }
+
+  /**
+   * Gives every player the handle `map[handle]` (a permutation of the handles that keeps the placed
+   * ones below the waiting ones), in every column, in the order and in the saves' lists.
+   */
+  #renumber(map: Int32Array): void {
+    const placed = this.#order.size;
+    const count = this.#ids.size;
+    this.#ids.renumber(map);
+    this.#seqs.renumber(map, count);
+    this.#changed.renumber(map, count);
+    this.#order.renumber(map);
+    if (this.#high !== undefined) this.#high = permuted(this.#high, map, placed);
+    this.#waiting.renumber(map);
+    for (let at = 0; at < this.#waiting.count; at++) this.#order.park(this.#waiting.handleAt(at), at);
+    for (const handles of this.#taken)
+      for (let i = 0; i < handles.length; i++) handles[i] = map[handles[i]!]!;
   }
 
   /**
@@ -390,9 +457,9 @@ export class Ranking {
     return lo;
   }
 
-  #setPendingScore(pending: number, score: number, growth: number): void {
-    this.#pendingScores = grown(this.#pendingScores ?? new Float64Array(16), pending + 1, growth);
-    this.#pendingScores[pending] = score;
+  /** A player met or restored waits to be placed: their pair's index is kept in their `blockOf` entry. */
+  #wait(handle: number, score: number, growth: number): void {
+    this.#order.park(handle, this.#waiting.add(handle, score, growth), growth);
   }
 
   /**
@@ -402,31 +469,34 @@ export class Ranking {
    * counts are built again in one pass: O(players) instead of one block move per player.
    */
   #placePending(): void {
-    const first = this.#order.size;
-    const count = this.#ids.size - first;
+    const count = this.#waiting.count;
     if (count === 0) return;
-    const scores = this.#pendingScores!;
-    // Kept for the next players met (one per score update of a new player), unless a replay
-    // made it large. Its entries are written before they are read, so old values do no harm.
-    this.#pendingScores = scores.length <= KEPT_PENDING ? scores : undefined;
+    const first = this.#order.size;
+    const { handles, scores } = this.#waiting.take();
     if (count === 1) {
-      this.#place(first, scores[0]!, this.#seqs.get(first));
+      this.#place(handles[0]!, scores[0]!, this.#seqs.get(handles[0]!));
+      this.#order.unpark();
       return;
     }
     const seqs = new Float64Array(count);
-    for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(first + i);
+    for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(handles[i]!);
     const bySeq = sortedBySeq(seqs);
     // A merge costs a pass over every placed player: worth it for a replay's many, not for a few
     // thousand met while millions are placed (each placement alone is a few microseconds).
     if (count < this.#bulkPlacement || count * MERGE_SHARE < first) {
-      for (const i of bySeq) this.#place(first + i, scores[i]!, seqs[i]!);
+      for (const i of bySeq) this.#place(handles[i]!, scores[i]!, seqs[i]!);
+      this.#order.unpark();
       return;
     }
-    this.#placeAll(first, inRankOrder(bySeq, scores, this.#low.limit, first), scores);
+    this.#placeAll(inRankOrder(bySeq, scores, this.#low.limit, handles), handles, scores, seqs);
   }
 
-  /** Merges the rank-ordered pending players with the placed ones; builds the order and counts again. */
-  #placeAll(first: number, pending: Int32Array, scores: Float64Array): void {
+  /**
+   * Merges the waiting players (`pending`, in rank order; `handles`, `scores` and `seqs` in the
+   * order met) with the placed ones; builds the order and counts again.
+   */
+  #placeAll(pending: Int32Array, handles: Int32Array, scores: Float64Array, seqs: Float64Array): void {
+    const first = this.#order.size;
     const placed = new Int32Array(first);
     const placedScores = new Float64Array(first);
     let n = 0;
@@ -434,26 +504,28 @@ export class Ranking {
       placed[n] = handle;
       placedScores[n++] = score;
     });
-    const scoreOf = (handle: number): number => scores[handle - first]!;
+    // Until the order is loaded again, a waiting player's blockOf entry says where their score is.
+    const scoreOf = (handle: number): number => scores[this.#order.parked(handle)]!;
     const merged = mergedInRankOrder(
       { handles: placed, scoreOf: (_, at) => placedScores[at]! },
       { handles: pending, scoreOf },
       (handle) => this.#seqs.get(handle),
     );
     const denseCounts = new Int32Array(
-      Math.min(this.#low.limit, highestDense(scores, pending.length, this.#low.limit) + 1),
+      Math.min(this.#low.limit, highestDense(scores, scores.length, this.#low.limit) + 1),
     );
-    for (const handle of pending) {
-      const score = scoreOf(handle);
+    for (let i = 0; i < scores.length; i++) {
+      const score = scores[i]!;
       if (score < this.#low.limit) denseCounts[score]!++;
       else {
+        const handle = handles[i]!;
         this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
         this.#high[handle] = score;
         this.#highCount++;
       }
+      this.#placedSeq = Math.max(this.#placedSeq, seqs[i]!);
     }
     this.#low.addAll(denseCounts);
-    for (const handle of pending) this.#placedSeq = Math.max(this.#placedSeq, this.#seqs.get(handle));
     this.#order.load(merged);
     this.#topList = undefined;
     // A bulk placement ends a replay or a restore: the capacity its growth (by BULK_GROWTH, or a
@@ -481,6 +553,3 @@ const BULK_GROWTH = 2;
 
 /** A merge is chosen when the players to place are at least 1/MERGE_SHARE of those placed. */
 const MERGE_SHARE = 64;
-
-/** The side array of pending scores is kept between placements up to this many entries (32 KB). */
-const KEPT_PENDING = 4096;

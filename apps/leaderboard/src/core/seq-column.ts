@@ -1,4 +1,4 @@
-import { GROWTH, grown, resized } from './typed-arrays.ts';
+import { GROWTH, grown, permuted, resized } from './typed-arrays.ts';
 
 /**
  * Each player's seq (the win-log position of their last counted win), 4 bytes a player: stored as
@@ -49,6 +49,12 @@ export class SeqColumn {
     const length = Math.max(players, 1);
     if (this.#offsets !== undefined) this.#offsets = resized(this.#offsets, length);
     else this.#wide = resized(this.#wide!, length);
+  }
+
+  /** Moves handle h's seq to `map[h]`, for handles 0 … `count` - 1 (a permutation of them). */
+  renumber(map: Int32Array, count: number): void {
+    if (this.#offsets !== undefined) this.#offsets = permuted(this.#offsets, map, count);
+    else this.#wide = permuted(this.#wide!, map, count);
   }
 
   #widen(): void {

@@ -35,6 +35,16 @@ export function resized<T extends NumberArray>(from: T, length: number): T {
   return to;
 }
 
+/**
+ * A copy of `from` (same type, length at least `count`) with element i at `map[i]`, for i < `count`
+ * (`map` a permutation of 0 … count - 1): a column renumbered with the players it describes.
+ */
+export function permuted<T extends NumberArray>(from: T, map: Int32Array, count: number): T {
+  const to = new (from.constructor as new (length: number) => T)(Math.max(from.length, count));
+  for (let i = 0; i < count && i < from.length; i++) to[map[i]!] = from[i]!;
+  return to;
+}
+
 /** murmur3's 32-bit finaliser: spreads an integer's bits, for hash tables and treap priorities. */
 export function mix32(value: number): number {
   let h = value | 0;

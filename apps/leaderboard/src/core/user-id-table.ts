@@ -100,6 +100,30 @@ export class UserIdTable {
     if (count < this.#slots.length * (MAX_LOAD / GROWTH) && sized < this.#slots.length) this.#rehash(sized);
   }
 
+  /**
+   * Gives every id the handle `map[handle]` (`map` a permutation of 0 … size - 1), as a growth of
+   * a table keyed by slot will (issue #15). Today only the ranking's test hook asks for it.
+   */
+  renumber(map: Int32Array): void {
+    const from = this.#keys;
+    const keys = new Uint32Array(from.length);
+    const hex = new Uint32Array(this.#hex.length);
+    for (let handle = 0; handle < this.#count; handle++) {
+      const to = map[handle]!;
+      keys[3 * to] = from[3 * handle]!;
+      keys[3 * to + 1] = from[3 * handle + 1]!;
+      keys[3 * to + 2] = from[3 * handle + 2]!;
+      if (this.#isHexHandle(handle)) hex[to >>> 5]! |= 1 << (to & 31);
+    }
+    this.#keys = keys;
+    this.#hex = hex;
+    const slots = this.#slots;
+    for (let slot = 0; slot < slots.length; slot++) {
+      const entry = slots[slot]!;
+      if (entry !== EMPTY) slots[slot] = (entry & ~HANDLE_MASK) | (map[(entry & HANDLE_MASK) - 1]! + 1);
+    }
+  }
+
   idOf(handle: number): string {
     const keys = this.#keys;
     const k = 3 * handle;

@@ -59,3 +59,48 @@ t.test('a checkpoint that fails in a later chunk leaves the previous checkpoint 
   t.same([...scores], [1], 'every entry, in the first chunk too, is the first save’s');
   t.equal(ranking.takeChanges().length, players.length, 'every unsaved player is kept for the next one');
 });
+
+t.test(
+  'a save writes exactly its players when new players grow the id table and renumber everyone between its chunks',
+  async (t) => {
+    const file = join(tempDir(t), 'ranking.db');
+    const writer = new CheckpointWriter(file, 'normal');
+    t.teardown(() => writer.close());
+    // The hook gives every player a new handle every 1,000 new players, as a growth of a table
+    // keyed by slot will (issue #15): a list the ranking did not renumber would read other players.
+    const ranking = new Ranking('earliest', { renumberEvery: 1_000 });
+    const expected = new Map<string, { score: number; seq: number }>();
+    let seq = 0;
+    const win = (userId: string, points: number): void => {
+      ranking.apply(++seq, userId, points);
+      expected.set(userId, { score: (expected.get(userId)?.score ?? 0) + points, seq });
+    };
+    const id = (i: number): string => `player-${String(i).padStart(5, '0')}`;
+    for (let i = 0; i < 4_500; i++) win(id(i), 1 + (i % 7));
+    ranking.top(0, 1); // placed, so the renumbering also rewrites the order's blocks
+    for (let i = 0; i < 4_500; i += 5) win(id(i), 3);
+    const saved = new Map(expected);
+
+    // 4,500 players: three chunks. The save copies the first at once, then yields.
+    const saving = writer.save('2026-11', ranking);
+    const bytes = ranking.byteLength;
+    for (let i = 4_500; i < 6_500; i++) win(id(i), 2);
+    t.ok(ranking.byteLength > bytes, 'the new players grew the id table');
+    t.equal(await saving, saved.size);
+
+    const db = openSqlite(file);
+    t.teardown(() => db.close());
+    const rows = (): string[] =>
+      db
+        .prepare('SELECT user_id, score, seq FROM ranking_entries WHERE period = ?')
+        .all('2026-11')
+        .map((row) => `${String(row.user_id)}:${String(row.score)}:${String(row.seq)}`)
+        .sort();
+    const entries = (players: Map<string, { score: number; seq: number }>): string[] =>
+      [...players].map(([userId, e]) => `${userId}:${e.score}:${e.seq}`).sort();
+    t.same(rows(), entries(saved), "the save holds exactly the changed players' id, score and seq");
+
+    t.equal(await writer.save('2026-11', ranking), 2_000, 'the next save writes the new players');
+    t.same(rows(), entries(expected));
+  },
+);

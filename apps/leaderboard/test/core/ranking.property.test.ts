@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
+import { takenEntries } from '../helpers/taken-entries.ts';
 import { Ranking, type RankingOptions } from '../../src/core/ranking.ts';
 import type { Standing, TieBreak } from '../../src/core/standing.ts';
 
@@ -70,6 +71,11 @@ const SHAPES: ReadonlyArray<{ name: string; options: RankingOptions; points: fc.
     name: 'blocks of 8, points up to LEADERBOARD_MAX_POINTS (1,000,000) across the 2^20 dense limit',
     options: { blockSize: 8 },
     points: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 900_000, max: 1_000_000 })),
+  },
+  {
+    name: 'blocks of 4, dense range 16, every player renumbered at every 3rd new player (as a growth keyed by slot will)',
+    options: { blockSize: 4, denseScores: 16, renumberEvery: 3 },
+    points: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 14, max: 40 })),
   },
 ];
 
@@ -177,7 +183,7 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
           model.apply(i + 1, `u${user}`, points);
         });
         // Saved entries come back in any order (the checkpoint table is keyed by user id).
-        const saved = [...first.takeChanges()].map((h) => first.entryOf(h)).reverse();
+        const saved = takenEntries(first).reverse();
         const restored = new Ranking(tieBreak, options);
         for (const entry of saved) restored.restore(entry);
         restored.restoredUpTo(saveAt);

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { takenEntries } from '../helpers/taken-entries.ts';
 import { Ranking } from '../../src/core/ranking.ts';
 
 function board(tieBreak: 'shared' | 'earliest', wins: Array<[string, number]>): Ranking {
@@ -111,7 +112,7 @@ t.test('restore from saved entries plus replay equals a straight run', async (t)
 
   // The save claims seq 100 but its entries already hold wins up to 120: replay must not count them twice.
   const first = board('earliest', wins.slice(0, 120));
-  const saved = [...first.takeChanges()].map((handle) => first.entryOf(handle));
+  const saved = takenEntries(first);
   const restored = new Ranking('earliest');
   for (const entry of saved) restored.restore(entry);
   restored.restoredUpTo(100);
@@ -135,7 +136,7 @@ t.test('players met since the last read are saved with their scores before they 
   ranking.apply(5, 'a', 1);
   t.equal(ranking.apply(4, 'b', 4), false, 'a redelivered win of a waiting player is dropped');
   t.equal(ranking.size, 3);
-  const entries = [...ranking.takeChanges()].map((handle) => ranking.entryOf(handle));
+  const entries = takenEntries(ranking);
   t.same(
     entries.sort((x, y) => x.userId.localeCompare(y.userId)),
     [
@@ -155,7 +156,7 @@ t.test('players met since the last read are saved with their scores before they 
 });
 
 t.test(
-  'takeChanges hands over each changed player once, then nothing; markChanged gives them back',
+  'takeChanges hands over each changed player once, then nothing; a save ended unsaved gives them back',
   async (t) => {
     const ranking = board('shared', [
       ['a', 1],
@@ -163,15 +164,60 @@ t.test(
       ['a', 1],
     ]);
     const taken = ranking.takeChanges();
-    t.same([...taken].map((h) => `${ranking.entryOf(h).userId}:${ranking.entryOf(h).score}`).sort(), [
-      'a:2',
-      'b:1',
-    ]);
+    const read = (): string[] =>
+      Array.from({ length: taken.length }, (_, i) => `${taken.entryAt(i).userId}:${taken.entryAt(i).score}`);
+    t.same(read().sort(), ['a:2', 'b:1']);
     t.equal(ranking.takeChanges().length, 0);
-    ranking.markChanged(taken);
-    t.equal(ranking.takeChanges().length, 2);
+    taken.end(false);
+    t.same(
+      takenEntries(ranking)
+        .map((e) => e.userId)
+        .sort(),
+      ['a', 'b'],
+    );
+    taken.end(false);
+    t.equal(ranking.takeChanges().length, 0, 'a second end gives nothing back');
   },
 );
+
+for (const tieBreak of ['shared', 'earliest'] as const) {
+  t.test(`a save's list follows the players when every player is renumbered (${tieBreak})`, async (t) => {
+    // renumberEvery: 1 gives every player a new handle at each new player (see RankingOptions).
+    const ranking = new Ranking(tieBreak, { renumberEvery: 1, blockSize: 4, denseScores: 16 });
+    const expected = new Map<string, { score: number; seq: number }>();
+    let seq = 0;
+    const win = (userId: string, points: number): void => {
+      ranking.apply(++seq, userId, points);
+      expected.set(userId, { score: (expected.get(userId)?.score ?? 0) + points, seq });
+    };
+    for (let i = 0; i < 40; i++) win(`p${i}`, 1 + (i % 5) + (i % 9 === 0 ? 20 : 0));
+    ranking.top(0, 1); // placed: the renumbering moves them in the blocks too
+    for (let i = 0; i < 40; i += 3) win(`p${i}`, 2);
+    for (let i = 40; i < 50; i++) win(`p${i}`, 3); // waiting to be placed when the save takes them
+    const taken = ranking.takeChanges();
+    const before = new Map(expected);
+    for (let i = 50; i < 60; i++) win(`p${i}`, 1 + (i % 3)); // ten renumberings while the save is held
+    const entries = Array.from({ length: taken.length }, (_, i) => taken.entryAt(i));
+    t.same(
+      entries.map((e) => [e.userId, e.score, e.seq]).sort(),
+      [...before].map(([userId, e]) => [userId, e.score, e.seq]).sort(),
+      "the saved entries are exactly the taken players' id, score and seq",
+    );
+    taken.end(false);
+    t.same(
+      takenEntries(ranking)
+        .map((e) => e.userId)
+        .sort(),
+      [...expected.keys()].sort(),
+      'an unsaved end gives back the taken players under their new handles, beside the new ones',
+    );
+    const plain = new Ranking(tieBreak, { blockSize: 4, denseScores: 16 });
+    for (const [userId, e] of [...expected].sort(([, a], [, b]) => a.seq - b.seq))
+      plain.restore({ userId, ...e });
+    plain.restoredUpTo(seq);
+    t.same(ranking.top(0, 100), plain.top(0, 100), 'the renumbered ranking reads as one never renumbered');
+  });
+}
 
 t.test('forEachStanding walks every player in rank order', async (t) => {
   const ranking = board('shared', [
@@ -227,7 +273,7 @@ t.test(
     for (let i = 0; i < player; i += 4) ranking.apply(++seq, `p${i}`, 1 + (i % 3));
     t.equal(agrees(), 0, 'after wins');
     const all = ranking.top(0, ranking.size);
-    const saved = [...ranking.takeChanges()].map((h) => ranking.entryOf(h));
+    const saved = takenEntries(ranking);
     t.same(
       saved.map((e) => e.score).sort((a, b) => a - b),
       all.map((s) => s.score).sort((a, b) => a - b),
@@ -259,4 +305,68 @@ t.test('reserve changes no result, and a replay ends with its capacity trimmed t
   t.equal(plain.size, n + 100);
   t.same(plain.standing('late_99')?.score, 3);
   t.same(plain.standing(id(0))?.score, reserved.standing(id(0))?.score);
+});
+
+t.test(
+  'more than 65,536 players waiting at once (their pair indices past 2 bytes) are scored, saved and placed right',
+  async (t) => {
+    const n = 70_000;
+    const id = (i: number): string => `w${i}`;
+    // One by one (no bulk placement) and in bulk: the waiting scores are read back either way.
+    const oneByOne = new Ranking('earliest', { bulkPlacement: 1 << 30 });
+    const bulk = new Ranking('earliest');
+    const expected = new Map<string, number>();
+    let seq = 0;
+    for (const ranking of [oneByOne, bulk]) ranking.apply(++seq, 'placed-first', 3);
+    oneByOne.top(0, 1);
+    bulk.top(0, 1);
+    expected.set('placed-first', 3);
+    for (let i = 0; i < n; i++) {
+      seq++;
+      for (const ranking of [oneByOne, bulk]) ranking.apply(seq, id(i), 1 + (i % 5));
+      expected.set(id(i), 1 + (i % 5));
+    }
+    // Wins of waiting players whose pairs lie past index 65,535 and below it.
+    for (let i = n - 10; i < n; i++) {
+      seq++;
+      for (const ranking of [oneByOne, bulk]) ranking.apply(seq, id(i), 100);
+      expected.set(id(i), expected.get(id(i))! + 100);
+    }
+    seq++;
+    for (const ranking of [oneByOne, bulk]) ranking.apply(seq, id(3), 50);
+    expected.set(id(3), expected.get(id(3))! + 50);
+    const saved = takenEntries(oneByOne);
+    t.equal(saved.length, n + 1);
+    t.equal(
+      saved.filter((e) => e.score !== expected.get(e.userId)).length,
+      0,
+      'a waiting player is saved with their score',
+    );
+    t.same(oneByOne.top(0, n + 1), bulk.top(0, n + 1), 'placed one by one as in bulk');
+    const ranks = bulk.top(0, n + 1);
+    t.same(
+      ranks.slice(0, 11).map((s) => s.userId),
+      [...Array.from({ length: 10 }, (_, k) => id(n - 10 + k)), id(3)].sort(
+        (a, b) => expected.get(b)! - expected.get(a)! || Number(a.slice(1)) - Number(b.slice(1)),
+      ),
+    );
+    t.equal(
+      ranks.filter((s) => s.score !== expected.get(s.userId)).length,
+      0,
+      'every score as the wins made it',
+    );
+  },
+);
+
+t.test('a player restored twice before placement keeps the last saved entry', async (t) => {
+  const ranking = new Ranking('shared');
+  ranking.restore({ userId: 'a', score: 4, seq: 1 });
+  ranking.restore({ userId: 'b', score: 2, seq: 2 });
+  ranking.restore({ userId: 'a', score: 7, seq: 3 });
+  ranking.restoredUpTo(3);
+  t.same(ranking.top(0, 10), [
+    { userId: 'a', score: 7, rank: 1 },
+    { userId: 'b', score: 2, rank: 2 },
+  ]);
+  t.equal(ranking.size, 2);
 });

@@ -42,20 +42,21 @@ export class CheckpointWriter {
   /** Saves the players changed since the last save. Resolves to how many were written. */
   async save(period: Period, ranking: Ranking): Promise<number> {
     const coveredSeq = ranking.appliedSeq;
-    const handles = ranking.takeChanges();
+    // Held by the ranking until `end`: a growth between chunks may renumber the players in it.
+    const changes = ranking.takeChanges();
     try {
       const written: Array<Promise<void>> = [];
-      for (let start = 0; start < handles.length; start += CHUNK) {
+      for (let start = 0; start < changes.length; start += CHUNK) {
         // Let requests in between chunks: copying entries out takes a little time too.
         if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-        const end = Math.min(handles.length, start + CHUNK);
+        const end = Math.min(changes.length, start + CHUNK);
         const chunk = {
           userIds: new Array<string>(end - start),
           scores: new Float64Array(end - start),
           seqs: new Float64Array(end - start),
         };
         for (let i = start; i < end; i++) {
-          const entry = ranking.entryOf(handles[i]!);
+          const entry = changes.entryAt(i);
           chunk.userIds[i - start] = entry.userId;
           chunk.scores[i - start] = entry.score;
           chunk.seqs[i - start] = entry.seq;
@@ -67,9 +68,10 @@ export class CheckpointWriter {
       }
       await settleAll(written);
       await this.#send({ kind: 'covered', period, seq: coveredSeq });
-      return handles.length;
+      changes.end(true);
+      return changes.length;
     } catch (error) {
-      ranking.markChanged(handles);
+      changes.end(false);
       // After every chunk of this checkpoint (the thread takes commands in order): none is kept.
       await this.#send({ kind: 'abandon' }).catch(() => undefined);
       throw error;
