@@ -133,8 +133,9 @@ export class WalCheckpointer implements WalRestarts, WalCopyBackFailures {
   }
 
   /**
-   * A copy-back the writer could not do (`walCopyBack(db, checkpointer)`). A writer on another
-   * thread passes the message back with its batch's answer.
+   * A copy-back the writer could not do (`walCopyBack(db, checkpointer)`). Not wired yet: the
+   * journal's and the win log's writers call `walCopyBack(db)`, so theirs are process warnings
+   * (a writer on another thread would pass the message back with its batch's answer).
    */
   copyBackFailed(message: string): void {
     this.#stats = {

@@ -223,14 +223,18 @@ t.test('a connection that sends nothing is closed at the header deadline', async
 });
 
 t.test('an answer slower than the keep-alive timeout still arrives', async (t) => {
+  // The first answer arms the keep-alive timer (50 ms); the second takes 300 ms.
+  let calls = 0;
   const port = await frontOnly(
     t,
-    () => new Promise((resolve) => setTimeout(() => resolve('{"slow":1}'), 300)),
+    () =>
+      ++calls === 1 ? '{"fast":1}' : new Promise((resolve) => setTimeout(() => resolve('{"slow":1}'), 300)),
     { keepAliveTimeoutMs: 50, headersTimeoutMs: 5000 },
   );
-  const { text } = await rawExchange(port, ['GET /p HTTP/1.1\r\nHost: h\r\n\r\n'], 5000);
+  const get = 'GET /p HTTP/1.1\r\nHost: h\r\n\r\n';
+  const { text } = await rawExchange(port, [get + get], 5000);
   t.same(
     parseResponses(text).map((a) => a.body),
-    ['{"slow":1}'],
+    ['{"fast":1}', '{"slow":1}'],
   );
 });
