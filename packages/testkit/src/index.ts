@@ -29,6 +29,7 @@ export {
 } from './http-bench.ts';
 export { seededRandom } from './seeded-random.ts';
 export { tool, toolCache, toolsPath, type ToolName } from './tools.ts';
+export { walRestarts } from './wal-header.ts';
 export {
   cluster,
   importImage,

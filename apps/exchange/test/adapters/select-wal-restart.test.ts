@@ -4,26 +4,15 @@
 // a write begun before a checkpoint round copies the WAL whole, committed after it, leaves frames
 // that SQLite will not start the WAL over for; only the journal's copy-back, asked by the
 // checkpointer, lets its next batch do it.
-import { openSync, readSync, closeSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { openSqlite, platformSettings, readConfig } from '@tessera/kit';
+import { walRestarts } from '@tessera/testkit';
 import { selectAdapters } from '../../src/adapters/select.ts';
 import { readExchangeConfig } from '../../src/config.ts';
 import { deposit } from './embedded/journal-fixtures.ts';
-
-/** The WAL header's checkpoint sequence: SQLite adds one each time it starts the WAL over. */
-function walRestarts(file: string): number {
-  const header = Buffer.alloc(16);
-  const fd = openSync(`${file}-wal`, 'r');
-  try {
-    readSync(fd, header, 0, 16, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return header.readUInt32BE(12);
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

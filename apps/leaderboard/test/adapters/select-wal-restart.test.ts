@@ -4,26 +4,13 @@
 // test's: a write begun before a checkpoint round copies the WAL whole, committed after it, leaves
 // frames that SQLite will not start the WAL over for; only the writer's copy-back, asked by the
 // checkpointer, lets its next batch do it.
-import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger, openSqlite, platformSettings, readConfig } from '@tessera/kit';
-import { tempDir } from '@tessera/testkit';
+import { tempDir, walRestarts } from '@tessera/testkit';
 import t from 'tap';
 import { selectAdapters } from '../../src/adapters/select.ts';
 import { WorkerWinLog } from '../../src/adapters/embedded/worker-win-log.ts';
 import { leaderboardSettings } from '../../src/config.ts';
-
-/** The WAL header's checkpoint sequence: SQLite adds one each time it starts the WAL over. */
-function walRestarts(file: string): number {
-  const header = Buffer.alloc(16);
-  const fd = openSync(`${file}-wal`, 'r');
-  try {
-    readSync(fd, header, 0, 16, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return header.readUInt32BE(12);
-}
 
 /** What the checkpointer asks for: a WAL longer than its 1,024 frames (4 KiB pages). */
 const LONG_WAL_FRAMES = 1024;
