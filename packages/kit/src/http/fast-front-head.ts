@@ -6,6 +6,10 @@
  * Connection other than keep-alive). Every line must be plain visible ASCII. Whatever does not fit
  * is undefined: the connection then goes to node:http, which parses that request from its first
  * byte and answers it (including the errors) as it always has. Being strict here costs nothing.
+ *
+ * Read byte by byte from the buffer, with no string but the three values kept: a head read as a
+ * latin1 string, split into lines and matched line by line with regular expressions cost a third
+ * of the front's CPU a request (the test keeps that reader as the model this one must equal).
  */
 
 /** What the front needs of a request head it takes. */
@@ -17,61 +21,168 @@ export interface FrontHead {
   readonly contentLength: number | undefined;
 }
 
-// Request line: the two methods, an origin-form target of visible ASCII, exactly HTTP/1.1.
-const REQUEST_LINE = /^(GET|POST) (\/[!-~]*) HTTP\/1\.1$/;
-// A header line: a token, a colon, optional white space and a value of visible ASCII, space or tab.
-const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([ \t!-~]*?)[ \t]*$/;
-const DIGITS = /^[0-9]{1,9}$/;
+const CR = 0x0d;
+const LF = 0x0a;
+const SPACE = 0x20;
+const TAB = 0x09;
+const COLON = 0x3a;
+
+/** RFC 9110's tchar: the bytes a header name is made of. */
+const TOKEN = new Uint8Array(256);
+for (const char of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
+  TOKEN[char.charCodeAt(0)] = 1;
+}
+
+const GET_LINE = Buffer.from('GET /', 'latin1');
+const POST_LINE = Buffer.from('POST /', 'latin1');
+const VERSION = Buffer.from(' HTTP/1.1', 'latin1');
+const MAX_LENGTH_DIGITS = 9;
+
+/** The headers the front looks at (every other one is read past), as small integers. */
+const Name = {
+  Other: 0,
+  Host: 1,
+  Authorization: 2,
+  ContentType: 3,
+  ContentLength: 4,
+  Connection: 5,
+  Refused: 6,
+} as const;
+type Name = (typeof Name)[keyof typeof Name];
 
 /**
- * Reads the head (`text`: the bytes up to, not including, the blank line, as latin1). `maxUrlLength`
- * as the edge's 414: a longer target is node:http's to refuse.
+ * Reads the head in `bytes` up to `end` (the blank line's CR, which is not read). `maxUrlLength` as
+ * the edge's 414: a longer target is node:http's to refuse.
  */
-export function readFrontHead(text: string, maxUrlLength: number): FrontHead | undefined {
-  const lines = text.split('\r\n');
-  const request = REQUEST_LINE.exec(lines[0]!);
-  if (request === null) return undefined;
-  const method = request[1] as 'GET' | 'POST';
-  const url = request[2]!;
-  if (url.length > maxUrlLength) return undefined;
+export function readFrontHead(bytes: Buffer, end: number, maxUrlLength: number): FrontHead | undefined {
+  let at: number;
+  let method: 'GET' | 'POST';
+  if (startsWith(bytes, end, 0, GET_LINE)) {
+    method = 'GET';
+    at = GET_LINE.length;
+  } else if (startsWith(bytes, end, 0, POST_LINE)) {
+    method = 'POST';
+    at = POST_LINE.length;
+  } else {
+    return undefined;
+  }
+  // An origin-form target of visible ASCII, then exactly HTTP/1.1.
+  const urlStart = at - 1;
+  while (at < end && bytes[at]! > SPACE && bytes[at]! < 0x7f) at++;
+  const urlEnd = at;
+  if (urlEnd - urlStart > maxUrlLength || !startsWith(bytes, end, at, VERSION)) return undefined;
+  at += VERSION.length;
+
   let hosts = 0;
   let authorization: string | undefined;
   let contentType: string | undefined;
-  let contentLength: string | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const header = HEADER_LINE.exec(lines[i]!);
-    if (header === null) return undefined;
-    const value = header[2]!;
-    switch (header[1]!.toLowerCase()) {
-      case 'host':
+  let contentLength: number | undefined;
+  while (at < end) {
+    if (bytes[at] !== CR || bytes[at + 1] !== LF) return undefined;
+    at += 2;
+    // The name: a token, then the colon (no white space before it).
+    const nameStart = at;
+    while (at < end && TOKEN[bytes[at]!] === 1) at++;
+    if (at === nameStart || at === end || bytes[at] !== COLON) return undefined;
+    const name = nameOf(bytes, nameStart, at);
+    at++;
+    // The value: visible ASCII, spaces and tabs, without the white space around it.
+    while (at < end && (bytes[at] === SPACE || bytes[at] === TAB)) at++;
+    const valueStart = at;
+    let valueEnd = at;
+    for (; at < end; at++) {
+      const byte = bytes[at]!;
+      if (byte === CR) break;
+      if (byte > SPACE && byte < 0x7f) valueEnd = at + 1;
+      else if (byte !== SPACE && byte !== TAB) return undefined;
+    }
+    switch (name) {
+      case Name.Other:
+        break;
+      case Name.Host:
         if (++hosts > 1) return undefined;
         break;
-      case 'authorization':
+      case Name.Authorization:
         if (authorization !== undefined) return undefined;
-        authorization = value;
+        authorization = bytes.toString('latin1', valueStart, valueEnd);
         break;
-      case 'content-type':
+      case Name.ContentType:
         if (contentType !== undefined) return undefined;
-        contentType = value;
+        contentType = bytes.toString('latin1', valueStart, valueEnd);
         break;
-      case 'content-length':
-        if (contentLength !== undefined || !DIGITS.test(value)) return undefined;
-        contentLength = value;
+      case Name.ContentLength:
+        if (contentLength !== undefined) return undefined;
+        contentLength = digitsAt(bytes, valueStart, valueEnd);
+        if (contentLength === undefined) return undefined;
         break;
-      case 'connection':
-        if (value.toLowerCase() !== 'keep-alive') return undefined;
+      case Name.Connection:
+        if (!equalsLower(bytes, valueStart, valueEnd, 'keep-alive')) return undefined;
         break;
-      case 'transfer-encoding':
-      case 'content-encoding':
-      case 'expect':
-      case 'upgrade':
+      case Name.Refused:
         return undefined;
-      default:
-        break;
     }
   }
   if (hosts !== 1) return undefined;
-  const length = contentLength === undefined ? undefined : Number(contentLength);
-  if (method === 'POST' ? length === undefined : length !== undefined) return undefined;
-  return { method, url, authorization, contentType, contentLength: length };
+  if (method === 'POST' ? contentLength === undefined : contentLength !== undefined) return undefined;
+  return {
+    method,
+    url: bytes.toString('latin1', urlStart, urlEnd),
+    authorization,
+    contentType,
+    contentLength,
+  };
+}
+
+function nameOf(bytes: Buffer, start: number, end: number): Name {
+  switch (end - start) {
+    case 4:
+      return equalsLower(bytes, start, end, 'host') ? Name.Host : Name.Other;
+    case 6:
+      return equalsLower(bytes, start, end, 'expect') ? Name.Refused : Name.Other;
+    case 7:
+      return equalsLower(bytes, start, end, 'upgrade') ? Name.Refused : Name.Other;
+    case 10:
+      return equalsLower(bytes, start, end, 'connection') ? Name.Connection : Name.Other;
+    case 12:
+      return equalsLower(bytes, start, end, 'content-type') ? Name.ContentType : Name.Other;
+    case 13:
+      return equalsLower(bytes, start, end, 'authorization') ? Name.Authorization : Name.Other;
+    case 14:
+      return equalsLower(bytes, start, end, 'content-length') ? Name.ContentLength : Name.Other;
+    case 16:
+      return equalsLower(bytes, start, end, 'content-encoding') ? Name.Refused : Name.Other;
+    case 17:
+      return equalsLower(bytes, start, end, 'transfer-encoding') ? Name.Refused : Name.Other;
+    default:
+      return Name.Other;
+  }
+}
+
+/**
+ * Whether the bytes are `lower` in any case. `lower` holds letters and '-' only: setting bit 0x20
+ * folds an ASCII capital to its small letter and leaves '-' as it is; of the other bytes only CR
+ * (0x0d) folds onto one of them, and it is never among the bytes compared.
+ */
+function equalsLower(bytes: Buffer, start: number, end: number, lower: string): boolean {
+  if (end - start !== lower.length) return false;
+  for (let i = 0; i < lower.length; i++) if ((bytes[start + i]! | 0x20) !== lower.charCodeAt(i)) return false;
+  return true;
+}
+
+function startsWith(bytes: Buffer, end: number, at: number, prefix: Buffer): boolean {
+  if (end - at < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** One to nine ASCII digits as a number, else undefined. */
+function digitsAt(bytes: Buffer, start: number, end: number): number | undefined {
+  if (end === start || end - start > MAX_LENGTH_DIGITS) return undefined;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = bytes[i]! - 0x30;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  return value;
 }

@@ -188,7 +188,7 @@ class FrontConnection {
       const headEnd = pending.indexOf(HEAD_END);
       // Not whole (or too long to be ours): node:http's deadlines and limits take it from here.
       if (headEnd < 0 || headEnd > MAX_HEAD_BYTES) return this.#handOver();
-      const head = readFrontHead(pending.toString('latin1', 0, headEnd), this.#options.maxUrlLength);
+      const head = readFrontHead(pending, headEnd, this.#options.maxUrlLength);
       if (head === undefined) return this.#handOver();
       const end = headEnd + HEAD_END.length + (head.contentLength ?? 0);
       if (pending.length < end) return this.#handOver();
