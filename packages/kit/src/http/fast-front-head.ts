@@ -50,11 +50,22 @@ const Name = {
 } as const;
 type Name = (typeof Name)[keyof typeof Name];
 
+/** The text of the header value in `bytes` from `start` to `end`. */
+export type ValueText = (bytes: Buffer, start: number, end: number) => string;
+
+const latin1: ValueText = (bytes, start, end) => bytes.toString('latin1', start, end);
+
 /**
  * Reads the head in `bytes` up to `end` (the blank line's CR, which is not read). `maxUrlLength` as
- * the edge's 414: a longer target is node:http's to refuse.
+ * the edge's 414: a longer target is node:http's to refuse. `authorizationText` gives the
+ * Authorization value's text (a connection may give back the string of its previous request).
  */
-export function readFrontHead(bytes: Buffer, end: number, maxUrlLength: number): FrontHead | undefined {
+export function readFrontHead(
+  bytes: Buffer,
+  end: number,
+  maxUrlLength: number,
+  authorizationText: ValueText = latin1,
+): FrontHead | undefined {
   let at: number;
   let method: 'GET' | 'POST';
   if (startsWith(bytes, end, 0, GET_LINE)) {
@@ -104,7 +115,7 @@ export function readFrontHead(bytes: Buffer, end: number, maxUrlLength: number):
         break;
       case Name.Authorization:
         if (authorization !== undefined) return undefined;
-        authorization = bytes.toString('latin1', valueStart, valueEnd);
+        authorization = authorizationText(bytes, valueStart, valueEnd);
         break;
       case Name.ContentType:
         if (contentType !== undefined) return undefined;

@@ -134,6 +134,25 @@ class FrontConnection {
   #gone = false;
   /** The socket's timeout is the keep-alive one (after the first answer), not the header deadline. */
   #idle = false;
+  /** This connection's last Authorization value, bytes and text (see #authorizationText). */
+  #authorization: { readonly bytes: Buffer; readonly text: string } | undefined;
+  /**
+   * A client sends the same Authorization with every request: while it does, each request gets
+   * the same string, so the token caches keyed by it hash and compare it once, not every time.
+   */
+  readonly #authorizationText = (bytes: Buffer, start: number, end: number): string => {
+    const last = this.#authorization;
+    if (
+      last?.bytes.length === end - start &&
+      bytes.compare(last.bytes, 0, last.bytes.length, start, end) === 0
+    )
+      return last.text;
+    this.#authorization = {
+      bytes: Buffer.from(bytes.subarray(start, end)),
+      text: bytes.toString('latin1', start, end),
+    };
+    return this.#authorization.text;
+  };
   readonly #onData = (chunk: Buffer): void => {
     this.#pending = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
     if (!this.#busy) this.#serve();
@@ -188,7 +207,7 @@ class FrontConnection {
       const headEnd = pending.indexOf(HEAD_END);
       // Not whole (or too long to be ours): node:http's deadlines and limits take it from here.
       if (headEnd < 0 || headEnd > MAX_HEAD_BYTES) return this.#handOver();
-      const head = readFrontHead(pending, headEnd, this.#options.maxUrlLength);
+      const head = readFrontHead(pending, headEnd, this.#options.maxUrlLength, this.#authorizationText);
       if (head === undefined) return this.#handOver();
       const end = headEnd + HEAD_END.length + (head.contentLength ?? 0);
       if (pending.length < end) return this.#handOver();

@@ -137,6 +137,11 @@ export const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'conten
 const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 
 /** Registered answers, tried in order on every GET, and writes by request target. */
+/** Authorization headers whose tokens are remembered (all forgotten at once past this). */
+const MAX_REMEMBERED_TOKENS = 1024;
+/** Longer headers are read each time: the memory a client can make the server hold stays small. */
+const MAX_REMEMBERED_LENGTH = 4096;
+
 export class FastRoutes {
   readonly #answers: FastAnswer[] = [];
   readonly #publicAnswers: PublicFastAnswer[] = [];
@@ -146,9 +151,8 @@ export class FastRoutes {
   /** Bodies read here and then declined, for the full route to parse. */
   readonly #declined = new WeakMap<IncomingMessage, Buffer>();
   #failures = 0;
-  /** The last Authorization header seen and its bearer token (see #principal). */
-  #lastAuthorization: string | undefined;
-  #lastToken: string | undefined;
+  /** Authorization headers seen lately and their bearer tokens (see #principalOf). */
+  readonly #tokens = new Map<string, string | undefined>();
   #observe: ObserveRequest = () => {};
   /** The fast writes of this turn whose bodies are still to read: one immediate reads them all. */
   #bodies: BodyToRead[] = [];
@@ -262,13 +266,19 @@ export class FastRoutes {
   }
 
   #principalOf(authorization: string | undefined, repeated: boolean): Principal | undefined {
-    // A client sends the same header with every call: its token is read off it once.
-    if (authorization !== this.#lastAuthorization) {
-      this.#lastAuthorization = authorization;
-      this.#lastToken = bearerToken(authorization);
+    if (authorization === undefined || repeated) return undefined;
+    // A client sends the same header with every call: its token is read off it once, and is then
+    // the same string each time, whose hash the token cache does not compute again. (The front
+    // gives a connection's repeated header as one string too: there this lookup hashes nothing.)
+    let token = this.#tokens.get(authorization);
+    if (token === undefined && !this.#tokens.has(authorization)) {
+      token = bearerToken(authorization);
+      if (authorization.length <= MAX_REMEMBERED_LENGTH) {
+        if (this.#tokens.size >= MAX_REMEMBERED_TOKENS) this.#tokens.clear();
+        this.#tokens.set(authorization, token);
+      }
     }
-    const token = this.#lastToken;
-    if (token === undefined || repeated) return undefined;
+    if (token === undefined) return undefined;
     return this.#authenticator.known?.(token);
   }
 

@@ -92,6 +92,42 @@ t.test('pipelined requests are answered in order, across the hand-over to node:h
   t.same(written, [{ fast: 2 }, { fast: 3 }], 'each write done once');
 });
 
+t.test('each request is authorized by its own Authorization header, on one connection', async (t) => {
+  const { getItems, exchange } = await appWith(t);
+  // The same length as the known header, one byte apart: the connection's last header is not it.
+  const forged = getItems.replace(
+    /(Bearer \S*)(\S)\r\n/,
+    (_, head: string, last: string) => `${head}${last === 'A' ? 'B' : 'A'}\r\n`,
+  );
+  t.not(forged, getItems);
+  const answers = parseResponses(await exchange([getItems + forged + getItems]));
+  t.same(
+    answers.map((a) => [a.status, a.body]),
+    [
+      [200, '{"from":"fast"}'],
+      [401, answers[1]?.body],
+      // node:http's side offers a request to the fast routes too (fast-routes.ts#serve).
+      [200, '{"from":"fast"}'],
+    ],
+  );
+  t.match(answers[1]?.headers['content-type'], /problem\+json/);
+});
+
+t.test('many different Authorization headers, and one too long to remember, are each read', async (t) => {
+  const { getItems, exchange } = await appWith(t);
+  // The bearer rule allows spaces after the token: 1,100 different headers, one token.
+  const heads = Array.from({ length: 1_100 }, (_, i) =>
+    getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(i)}`),
+  );
+  heads.push(getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(5_000)}`));
+  const answers = parseResponses(await exchange([heads.join('')], 2_000));
+  t.equal(answers.length, heads.length);
+  t.ok(
+    answers.every((a) => a.status === 200 && a.body === '{"from":"fast"}'),
+    'every one answered by the fast route',
+  );
+});
+
 t.test('a write the fast route declines reaches the full route whole, and nothing was done', async (t) => {
   const { getItems, post, exchange, written } = await appWith(t);
   const answers = parseResponses(await exchange([post('{"n":7}') + getItems]));
