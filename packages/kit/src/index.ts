@@ -24,7 +24,7 @@ export { PAGES_CSP } from './http/pages.ts';
 export type { PageMount } from './http/pages.ts';
 export { problemResponse } from './http/problem-responses.ts';
 export type { ReadinessCheck, ReadinessResult } from './http/fastify-types.ts';
-export type { FastAnswer, PublicFastAnswer } from './http/fast-routes.ts';
+export type { FastAnswer, PublicFastAnswer } from './http/fast-route-types.ts';
 export { serve } from './serve.ts';
 export type { RunningService, ServeOptions, ServiceSelection } from './serve.ts';
 export { defineService } from './service-descriptor.ts';

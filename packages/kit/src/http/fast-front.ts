@@ -29,7 +29,8 @@ import type { Server } from 'node:http';
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
 import type { Socket } from 'node:net';
 import { readFrontHead } from './fast-front-head.ts';
-import { OWN_HEADERS, type FastRoutes, type PlainAnswer } from './fast-routes.ts';
+import type { PlainAnswer } from './fast-route-types.ts';
+import { OWN_HEADERS, type FastRoutes } from './fast-routes.ts';
 
 export interface FrontOptions {
   readonly maxUrlLength: number;

@@ -29,78 +29,15 @@ import type { Authenticator, Principal } from '../auth.ts';
 import { kitErrors, problemBody, ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { bearerToken, repeatsAuthorization } from './bearer.ts';
-
-export interface FastAnswer {
-  /** The route pattern, for the request-duration metric (`/v1/scores/:user_id`). */
-  readonly route: string;
-  /** The scope the full route requires. */
-  readonly scope: string;
-  /**
-   * The JSON body of a 200 for this request target, or undefined to let the full route answer.
-   * A store that must be asked gives a promise of either: the request is then this answer's (no
-   * later one is tried). A rejection with a ProblemError is answered as that problem; an undefined
-   * or another rejection hands the request to the full route.
-   */
-  answer(url: string, principal: Principal): string | undefined | Promise<string | undefined>;
-}
-
-/**
- * A fast answer for a public route (no `auth` in its config: the full route reads no token, so
- * none is needed here, and any sent is ignored as the full route ignores it).
- */
-export interface PublicFastAnswer {
-  /** The route pattern, for the request-duration metric. */
-  readonly route: string;
-  /**
-   * The JSON body of a 200 for this request target, or undefined to let the full route answer; a
-   * promise of either as for FastAnswer (a body that may leave only later).
-   */
-  answer(url: string): string | undefined | Promise<string | undefined>;
-}
-
-/** What a fast write answers: a 200 and its JSON body (and headers such as Idempotent-Replayed). */
-export interface FastReply {
-  readonly body: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-export interface FastWrite {
-  /** The request target it takes, exactly (no query), and the route for the metric. */
-  readonly route: string;
-  /** The scope the full route requires. */
-  readonly scope: string;
-  /** Longer declared bodies take the full route (which enforces the app's own limit). */
-  readonly maxBodyBytes: number;
-  /**
-   * The answer for a parsed JSON body, or undefined to let the full route validate and answer
-   * it (nothing may have been done then). The body is JSON.parse's, without the full route's
-   * prototype-poisoning check: take only the keys you know, and decline any other. A rejection is answered as the full route would: a
-   * ProblemError as its problem, anything else as a logged 500.
-   */
-  write(body: unknown, principal: Principal): Promise<FastReply> | undefined;
-}
-
-/**
- * A request the plain-HTTP front read off a connection itself (fast-front.ts), without node:http's
- * objects: its one Authorization header (the front hands repeats to node:http), its content type
- * and length as sent, and for a POST the whole body.
- */
-export interface PlainRequest {
-  readonly method: 'GET' | 'POST';
-  readonly url: string;
-  readonly authorization: string | undefined;
-  readonly contentType: string | undefined;
-  readonly contentLength: number | undefined;
-  readonly body: Buffer | undefined;
-}
-
-/** An answer for the front to write: the status, its JSON (or problem) body and extra headers. */
-export interface PlainAnswer {
-  readonly status: number;
-  readonly type: string;
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>> | undefined;
-}
+import type {
+  FastAnswer,
+  FastReply,
+  FastWrite,
+  ObserveRequest,
+  PlainAnswer,
+  PlainRequest,
+  PublicFastAnswer,
+} from './fast-route-types.ts';
 
 /** A GET's fast answer: now, or later from a store (see FastAnswer). */
 interface FoundAnswer {
@@ -129,18 +66,17 @@ interface BodyToRead {
   readonly take: (body: Buffer) => void;
 }
 
-export type ObserveRequest = (method: string, route: string, statusCode: number, seconds: number) => void;
-
 /** Set by #send itself, over any of the same name among an answer's headers. */
 export const OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length']);
 
 const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 
-/** Registered answers, tried in order on every GET, and writes by request target. */
 /** Authorization headers whose tokens are remembered (all forgotten at once past this). */
 const MAX_REMEMBERED_TOKENS = 1024;
 /** Longer headers are read each time: the memory a client can make the server hold stays small. */
 const MAX_REMEMBERED_LENGTH = 4096;
+
+/** Registered answers, tried in order on every GET, and writes by request target. */
 
 export class FastRoutes {
   readonly #answers: FastAnswer[] = [];
@@ -237,15 +173,16 @@ export class FastRoutes {
   }
 
   #plainPost(request: PlainRequest, started: number): Promise<PlainAnswer> | undefined {
-    const write = this.#writes.get(request.url);
-    if (write === undefined || request.body === undefined) return undefined;
-    const length = request.contentLength ?? 0;
-    const type = request.contentType?.toLowerCase();
-    if (!(length > 0 && length <= write.maxBodyBytes) || type === undefined || !JSON_TYPES.has(type)) {
-      return undefined;
-    }
-    const principal = this.#principalOf(request.authorization, false);
-    if (principal === undefined || !principal.scopes.has(write.scope)) return undefined;
+    if (request.body === undefined) return undefined;
+    const taken = this.#writeFor(
+      request.url,
+      request.contentLength,
+      request.contentType,
+      request.authorization,
+      false,
+    );
+    if (taken === undefined) return undefined;
+    const { write, principal } = taken;
     const answer = this.#tryWrite(write, request.body, principal);
     if (answer === undefined) return undefined;
     return answer.then(
@@ -259,6 +196,28 @@ export class FastRoutes {
         return this.#problemAnswer(problem);
       },
     );
+  }
+
+  /**
+   * The fast write for a POST to `url` and the principal it runs as, when the request is the plain
+   * case: a declared length within the write's limit, a plain JSON content type, one Authorization
+   * header with a known token that has the write's scope. Otherwise the full route's.
+   */
+  #writeFor(
+    url: string,
+    length: number | undefined,
+    contentType: string | undefined,
+    authorization: string | undefined,
+    repeated: boolean,
+  ): { write: FastWrite; principal: Principal } | undefined {
+    const write = this.#writes.get(url);
+    if (write === undefined || length === undefined || !(length > 0 && length <= write.maxBodyBytes))
+      return undefined;
+    const type = contentType?.toLowerCase();
+    if (type === undefined || !JSON_TYPES.has(type)) return undefined;
+    const principal = this.#principalOf(authorization, repeated);
+    if (principal === undefined || !principal.scopes.has(write.scope)) return undefined;
+    return { write, principal };
   }
 
   #principal(req: IncomingMessage): Principal | undefined {
@@ -362,26 +321,27 @@ export class FastRoutes {
   }
 
   #post(req: IncomingMessage, res: ServerResponse, fullRoute: RequestListener): boolean {
-    const write = this.#writes.get(req.url ?? '');
-    if (write === undefined) return false;
-    const started = performance.now();
+    if (!this.#writes.has(req.url ?? '')) return false;
     const { headers } = req;
-    const length = Number(headers['content-length']);
-    const type = headers['content-type']?.toLowerCase();
-    // Only the plain case: a declared length within the limit (chunked, compressed, expecting a
-    // 100-continue or oddly typed bodies are the full route's), and a known token with the scope.
+    // Chunked, compressed or 100-continue bodies are the full route's (the front never takes them).
     if (
-      !(length > 0 && length <= write.maxBodyBytes) ||
       headers['transfer-encoding'] !== undefined ||
       headers['content-encoding'] !== undefined ||
-      headers.expect !== undefined ||
-      type === undefined ||
-      !JSON_TYPES.has(type)
+      headers.expect !== undefined
     ) {
       return false;
     }
-    const principal = this.#principal(req);
-    if (principal === undefined || !principal.scopes.has(write.scope)) return false;
+    const length = Number(headers['content-length']);
+    const taken = this.#writeFor(
+      req.url ?? '',
+      length,
+      headers['content-type'],
+      headers.authorization,
+      repeatsAuthorization(req.rawHeaders),
+    );
+    if (taken === undefined) return false;
+    const { write, principal } = taken;
+    const started = performance.now();
     const take = (body: Buffer): void => {
       const answer = this.#tryWrite(write, body, principal);
       if (answer === undefined) {

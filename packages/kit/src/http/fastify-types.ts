@@ -6,7 +6,7 @@
 /// <reference types="@fastify/websocket" preserve="true" />
 import type { Registry } from 'prom-client';
 import type { Authenticator, Principal } from '../auth.ts';
-import type { FastAnswer, FastWrite, PublicFastAnswer } from './fast-routes.ts';
+import type { FastAnswer, FastWrite, PublicFastAnswer } from './fast-route-types.ts';
 import type { TraceScope } from '../trace-scope.ts';
 
 /**

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { isOperationalRoute } from './excluded-routes.ts';
-import type { ObserveRequest } from './fast-routes.ts';
+import type { ObserveRequest } from './fast-route-types.ts';
 import { RequestHistogram } from './request-histogram.ts';
 
 /** Installs /metrics and the per-request hook; returns how to count a request answered elsewhere. */

@@ -4,7 +4,7 @@ import t from 'tap';
 import { kitErrors } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Telemetry } from '../../src/telemetry.ts';
-import type { FastAnswer } from '../../src/http/fast-routes.ts';
+import type { FastAnswer } from '../../src/http/fast-route-types.ts';
 import { listen, rawExchange, testApp, token } from './helpers.ts';
 
 /** An app whose GET /items answers `full`, and a fast answer `fast` for /items (when `offer`). */

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { ProblemError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { FastReply, FastWrite } from '../../src/http/fast-routes.ts';
+import type { FastReply, FastWrite } from '../../src/http/fast-route-types.ts';
 import { listen, parseResponses, rawExchange, testApp, token } from './helpers.ts';
 
 /**
