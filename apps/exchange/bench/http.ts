@@ -8,7 +8,8 @@
  * 1–10 shares at prices 9,990–10,010 on AAPL and MSFT, half buys and half sells, so about half of
  * them fill on arrival; each answer waits for the journal's group commit (DATA_FSYNC and
  * EXCHANGE_JOURNAL_SYNC as configured, default full). Then one account's order by id
- * (GET /v1/order/{id}) and the AAPL book (GET /marketdata/orderBook/L2, public). BENCH_RUNS rounds
+ * (GET /v1/order/{id}) and the AAPL book (GET /marketdata/orderBook/L2, public); the baseline twice, a
+ * GET and the orders' own POSTs (bodies parsed and drained by bare node:http). BENCH_RUNS rounds
  * (default 3) of BENCH_SECONDS (default 5) each; medians; the ratio is the median of each round's
  * ratio to the baseline of the same round. Writes exchange-http.json to bench-results/ (or
  * BENCH_RESULTS_DIR).
@@ -137,11 +138,12 @@ try {
   const ids = page.data.map((order) => order.id);
   if (ids.length === 0) throw new Error('the warm-up placed no order for the first account');
 
-  const runs: Record<'orders' | 'orderReads' | 'book' | 'baseline', Figures[]> = {
+  const runs: Record<'orders' | 'orderReads' | 'book' | 'baseline' | 'baselinePost', Figures[]> = {
     orders: [],
     orderReads: [],
     book: [],
     baseline: [],
+    baselinePost: [],
   };
   const loads: string[] = [];
   for (let run = 1; run <= RUNS; run++) {
@@ -151,6 +153,8 @@ try {
     runs.orderReads.push(load(server, 'order reads (GET /v1/order/{id})', setup(tokens, ids), READ_ORDER));
     runs.book.push(load(server, 'book reads (GET /marketdata/orderBook/L2)', setup(tokens), READ_BOOK));
     runs.baseline.push(load(bare, 'baseline: bare node:http', setup(tokens), READ_BOOK));
+    // The orders' own POSTs, whose bodies bare node:http parses and drains before its constant answer.
+    runs.baselinePost.push(load(bare, 'baseline: bare node:http, the orders', setup(tokens), PLACE));
   }
   loads.push(loadAverage());
   const medians = {
@@ -158,11 +162,13 @@ try {
     orderReads: medianOf(runs.orderReads),
     book: medianOf(runs.book),
     baseline: medianOf(runs.baseline),
+    baselinePost: medianOf(runs.baselinePost),
   };
   const ratios = {
     orders: medianRatio(runs.orders, runs.baseline),
     orderReads: medianRatio(runs.orderReads, runs.baseline),
     book: medianRatio(runs.book, runs.baseline),
+    ordersToBarePost: medianRatio(runs.orders, runs.baselinePost),
   };
   console.log(`\nresults: medians of ${RUNS} rounds (load average ${loads.join(' → ')})`);
   const rows: Array<[string, Figures, number | undefined]> = [
@@ -175,6 +181,10 @@ try {
     const share = ratio === undefined ? '' : `  (${ratio.toFixed(2)} of bare node:http)`;
     console.log(`  ${name.padEnd(42)} ${figuresRow(figures)}${share}`);
   }
+  console.log(
+    `  ${'baseline: bare node:http, the same POSTs'.padEnd(42)} ${figuresRow(medians.baselinePost)}` +
+      `  (orders: ${ratios.ordersToBarePost.toFixed(2)} of it)`,
+  );
   const dir =
     process.env.BENCH_RESULTS_DIR ?? fileURLToPath(new URL('../../../bench-results/', import.meta.url));
   mkdirSync(dir, { recursive: true });

@@ -5,7 +5,8 @@
  *
  * Throughput (saturation, closed loop, wrk): BENCH_RUNS rounds (default 3) of score updates
  * (POST /v1/scores, random players), rank reads (GET /v1/scores/{user_id}, random players) and
- * top-10 reads, then the baseline, each for BENCH_SECONDS (default 5), after seeding BENCH_PLAYERS
+ * top-10 reads, then the baseline twice (GET, and the updates' own POSTs, whose bodies bare node:http
+ * parses and drains), each for BENCH_SECONDS (default 5), after seeding BENCH_PLAYERS
  * players; the medians are reported, with the server's CPU time per request (from /proc), which
  * moves less than requests/s when other work shares the machine.
  * Latency at fixed offered loads (open loop, vegeta): BENCH_RATES (default 1000,2000 requests/s)
@@ -196,11 +197,12 @@ try {
     seeded += load(scripts, server, token, 'seeding', POST_EACH_PLAYER, 3, seeded).requests;
   }
   load(scripts, bare, token, 'warm-up: bare node:http', GET_TOP, 2);
-  const runs: Record<'updates' | 'reads' | 'top' | 'baseline', Figures[]> = {
+  const runs: Record<'updates' | 'reads' | 'top' | 'baseline' | 'baselinePost', Figures[]> = {
     updates: [],
     reads: [],
     top: [],
     baseline: [],
+    baselinePost: [],
   };
   const loads: string[] = [];
   for (let run = 1; run <= RUNS; run++) {
@@ -210,15 +212,25 @@ try {
     runs.reads.push(load(scripts, server, token, 'rank reads', GET_RANK, SECONDS));
     runs.top.push(load(scripts, server, token, 'top-10 reads', GET_TOP, SECONDS));
     runs.baseline.push(load(scripts, bare, token, 'baseline: bare node:http', GET_TOP, SECONDS));
+    // The same POSTs as the updates, which bare node:http parses and drains before its constant answer.
+    runs.baselinePost.push(
+      load(scripts, bare, token, 'baseline: bare node:http, the updates', POST_RANDOM, SECONDS),
+    );
   }
   loads.push(loadAverage());
   const updates = medianOf(runs.updates);
   const reads = medianOf(runs.reads);
   const top = medianOf(runs.top);
   const baseline = medianOf(runs.baseline);
+  const baselinePost = medianOf(runs.baselinePost);
   // The ratio of each round, then their median: a round's figures share the machine's state.
   const ratio = (kind: 'updates' | 'reads' | 'top') => medianRatio(runs[kind], runs.baseline);
-  const ratios = { updates: ratio('updates'), reads: ratio('reads'), top: ratio('top') };
+  const ratios = {
+    updates: ratio('updates'),
+    reads: ratio('reads'),
+    top: ratio('top'),
+    updatesToBarePost: medianRatio(runs.updates, runs.baselinePost),
+  };
 
   const fixed: Record<string, Fixed[]> = { updates: [], reads: [], top: [], baseline: [] };
   if (RATES.length > 0) console.log(`fixed offered loads (vegeta, open loop, ${RATE_SECONDS} s each)`);
@@ -267,6 +279,10 @@ try {
     ['rank reads (GET /v1/scores/{id})', `${row(reads)}  (${share('reads')})`],
     ['top-10 reads (GET /v1/scores)', `${row(top)}  (${share('top')})`],
     ['baseline: bare node:http, constant body', row(baseline)],
+    [
+      'baseline: bare node:http, the same POSTs',
+      `${row(baselinePost)}  (updates: ${ratios.updatesToBarePost.toFixed(2)} of it)`,
+    ],
   ]);
   if (RATES.length > 0) {
     const names = {
@@ -292,7 +308,7 @@ try {
     fsync: FSYNC,
     loadAverage: loads,
     ratios,
-    medians: { updates, reads, top, baseline },
+    medians: { updates, reads, top, baseline, baselinePost },
     rounds: runs,
     fixedRates: fixed,
   });
