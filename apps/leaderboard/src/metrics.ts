@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { registerWalMetrics } from '@tessera/kit';
 import type { LeaderboardInstance } from './instance.ts';
 
 /** The leaderboard's own series on /metrics, read through the ports and the stats port. */
@@ -15,7 +16,8 @@ export function registerLeaderboardMetrics(instance: LeaderboardInstance, regist
       this.set(players);
     },
   });
-  const { rankingBytes, profileCacheHits } = stats;
+  const { rankingBytes, profileCacheHits, winLogWal } = stats;
+  if (winLogWal !== undefined) registerWalMetrics(registry, 'leaderboard/wins.db', winLogWal);
   if (rankingBytes !== undefined) {
     new Gauge({
       name: 'leaderboard_ranking_bytes',

@@ -8,6 +8,7 @@
  * apply it to the ranking, answer), so no correctness rests on what only one adapter can promise.
  */
 import type { TraceScope } from '@tessera/kit';
+import type { WalCheckpoints } from '@tessera/kit/sqlite';
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
 import type { NewWin, Win } from './core/win.ts';
@@ -109,6 +110,8 @@ export interface LeaderboardStats {
   readonly rankingBytes?: () => number;
   /** Profile lookups answered by the cache since start. */
   readonly profileCacheHits?: () => number;
+  /** The win log's WAL checkpoints, where it is a SQLite file of this process (embedded). */
+  readonly winLogWal?: () => WalCheckpoints;
 }
 
 /** Every port, as the composition root hands them to the service and the roles. */

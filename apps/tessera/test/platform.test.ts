@@ -42,6 +42,8 @@ t.test('the embedded platform serves the leaderboard over real HTTP with a CLI-s
   t.equal((await fetch(`${platform.url}/readyz`)).status, 200);
   const metrics = await (await fetch(`${platform.url}/metrics`)).text();
   t.match(metrics, /leaderboard_players 1/);
+  t.match(metrics, /sqlite_wal_checkpoint_rounds\{database="leaderboard\/wins.db"\} \d+/);
+  t.match(metrics, /sqlite_wal_copy_back_failures\{database="leaderboard\/wins.db"\} 0/);
   t.match(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/v1\/scores"/);
   const openapi = (await (await fetch(`${platform.url}/docs/openapi.json`)).json()) as {
     paths: Record<string, unknown>;

@@ -46,3 +46,4 @@ export type { SpanRole, TraceScope } from './trace-scope.ts';
 export { traceOf } from './http/telemetry-hooks.ts';
 export { openSqlite, transaction } from './sqlite.ts';
 export type { SqliteOptions } from './sqlite.ts';
+export { registerWalMetrics } from './sqlite-wal-metrics.ts';

@@ -32,17 +32,18 @@ export interface WalCheckpoints {
 /** About 4 MiB of WAL: a second or two of a busy writer's commits. */
 const RESTART_WAL_FRAMES = 1024;
 
-/**
- * When a writer should copy back the WAL's last frames before its next transaction
- * (`walCopyBack`), so that the transaction starts the WAL over. Tests may force it.
- */
-export interface WalRestarts {
-  takeRestart(): boolean;
-}
-
 /** Where the writer's copy-back reports a failure (see `walCopyBack`). */
 export interface WalCopyBackFailures {
   copyBackFailed(message: string): void;
+}
+
+/**
+ * When a writer should copy back the WAL's last frames before its next transaction
+ * (`walCopyBack`), so that the transaction starts the WAL over, and where it tells a copy-back
+ * that failed. Tests may force the restarts.
+ */
+export interface WalRestarts extends WalCopyBackFailures {
+  takeRestart(): boolean;
 }
 
 /**
@@ -64,7 +65,7 @@ export interface WalCopyBackFailures {
  * the reader stays (SQLite cannot start a WAL over under a reader). The next round after it ends
  * copies the WAL whole and the restart follows. The stats show it: `pinnedRounds`, `largestFrames`.
  */
-export class WalCheckpointer implements WalRestarts, WalCopyBackFailures {
+export class WalCheckpointer implements WalRestarts {
   readonly #worker: Worker;
   readonly #restartFrames: number;
   #stats: WalCheckpoints = {
@@ -133,9 +134,8 @@ export class WalCheckpointer implements WalRestarts, WalCopyBackFailures {
   }
 
   /**
-   * A copy-back the writer could not do (`walCopyBack(db, checkpointer)`). Not wired yet: the
-   * journal's and the win log's writers call `walCopyBack(db)`, so theirs are process warnings
-   * (a writer on another thread would pass the message back with its batch's answer).
+   * A copy-back the writer could not do (`walCopyBack(db, checkpointer)`; a writer on a thread of
+   * its own passes the message back with its batch's answer).
    */
   copyBackFailed(message: string): void {
     this.#stats = {

@@ -156,7 +156,7 @@ t.test('a batch copies back first when asked, and the WAL starts over', async (t
       synchronous: 'normal',
       reader,
       walCheckpointMs: 1_000_000_000,
-      walRestarts: { takeRestart: () => asked },
+      walRestarts: { takeRestart: () => asked, copyBackFailed: () => undefined },
     });
     for (let batch = 0; batch < 30; batch++) {
       await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(win(`p${batch}-${i}`))));
@@ -169,4 +169,28 @@ t.test('a batch copies back first when asked, and the WAL starts over', async (t
   const never = await walAfterBatches(false);
   const asked = await walAfterBatches(true);
   t.ok(asked * 5 < never, `-wal ${asked} bytes when asked before each batch, ${never} bytes when never`);
+});
+
+t.test('a copy-back that fails reaches the checkpointer with its batch, which still commits', async (t) => {
+  const file = join(tempDir(t, 'tessera-worker-log-'), 'wins.db');
+  const reader = openSqlite(file);
+  const failures: string[] = [];
+  const log = new WorkerWinLog({
+    file,
+    synchronous: 'normal',
+    reader,
+    walCheckpointMs: 1_000_000_000,
+    walRestarts: { takeRestart: () => true, copyBackFailed: (message) => failures.push(message) },
+    failCopyBacks: 'disk I/O error',
+  });
+  const results = await Promise.all([log.append(win('p1')), log.append(win('p2'))]);
+  await log.append(win('p3'));
+  t.same(
+    results.map((result) => result.win.seq),
+    [1, 2],
+  );
+  t.equal(await log.lastSeq('2026-11'), 3, 'every batch committed');
+  t.same(failures, ['disk I/O error', 'disk I/O error'], 'one failure told per batch that copied back');
+  await log.close();
+  reader.close();
 });

@@ -10,20 +10,33 @@ import { answerRequests } from '@tessera/kit/worker';
 import { JournalBatchWriter } from './journal-store.ts';
 import type { JournalCommand } from './worker-journal.ts';
 
-const { file, synchronous } = workerData as { file: string; synchronous: 'full' | 'normal' };
+const { file, synchronous, failCopyBacks } = workerData as {
+  file: string;
+  synchronous: 'full' | 'normal';
+  failCopyBacks?: string;
+};
 const db = openSqlite(file, { synchronous });
 // Never inside a group commit: the adapters' WalCheckpointer copies the WAL back on its own thread.
 db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new JournalBatchWriter(db);
-// When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over.
-const copyBack = walCopyBack(db);
+// When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over. A
+// copy-back that fails goes back as the batch's answer, to the checkpointer's stats.
+let copyBackFailure: string | null = null;
+const failures = {
+  copyBackFailed(message: string): void {
+    copyBackFailure = message;
+  },
+};
+const copyBack =
+  failCopyBacks === undefined ? walCopyBack(db, failures) : () => failures.copyBackFailed(failCopyBacks);
 
-answerRequests<JournalCommand, null>((command) => {
+answerRequests<JournalCommand, string | null>((command) => {
   if (command.kind === 'close') {
     db.close();
     return null;
   }
+  copyBackFailure = null;
   if (command.restartWal) copyBack();
   writer.write(command.batch);
-  return null;
+  return copyBackFailure;
 });

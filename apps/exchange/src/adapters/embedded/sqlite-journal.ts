@@ -14,7 +14,7 @@ export type { ExecutionRow } from './journal-store.ts';
 export class SqliteJournal extends GroupCommitJournal {
   constructor(db: DatabaseSync, walRestarts?: WalRestarts) {
     const writer = new JournalBatchWriter(db);
-    const copyBack = walCopyBack(db);
+    const copyBack = walCopyBack(db, walRestarts);
     super(new JournalReads(db), {
       write: (batch) => {
         try {

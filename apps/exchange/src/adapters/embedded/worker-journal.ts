@@ -24,6 +24,8 @@ export interface WorkerJournalOptions {
   readonly reader: DatabaseSync;
   /** When a batch first copies back the WAL (the file's WalCheckpointer); never when absent. */
   readonly walRestarts?: WalRestarts;
+  /** Tests: every copy-back fails with this message, as a disk fault would. */
+  readonly failCopyBacks?: string;
 }
 
 // The worker is a sibling module: .ts when run from source, .js once built.
@@ -31,12 +33,14 @@ const WORKER = new URL(`./journal-worker${extname(fileURLToPath(import.meta.url)
 
 /** Batches written by a worker thread over its own connection: one at a time, in order. */
 class WorkerSink implements BatchSink {
-  readonly #channel: WorkerChannel<JournalCommand, null>;
+  /** A batch's answer: why the WAL copy-back before it failed, or null. */
+  readonly #channel: WorkerChannel<JournalCommand, string | null>;
   readonly #walRestarts: WalRestarts | undefined;
 
-  constructor(file: string, synchronous: 'full' | 'normal', walRestarts: WalRestarts | undefined) {
+  constructor(options: WorkerJournalOptions) {
+    const { file, synchronous, walRestarts, failCopyBacks } = options;
     this.#channel = new WorkerChannel(
-      new Worker(WORKER, { workerData: { file, synchronous } }),
+      new Worker(WORKER, { workerData: { file, synchronous, failCopyBacks } }),
       'journal writer',
     );
     this.#walRestarts = walRestarts;
@@ -44,7 +48,8 @@ class WorkerSink implements BatchSink {
 
   async write(batch: JournalBatch): Promise<void> {
     const restartWal = this.#walRestarts?.takeRestart() ?? false;
-    await this.#channel.request({ kind: 'write', batch, restartWal });
+    const copyBackFailure = await this.#channel.request({ kind: 'write', batch, restartWal });
+    if (copyBackFailure !== null) this.#walRestarts?.copyBackFailed(copyBackFailure);
   }
 
   /** A close that fails still ends the thread; the batches before it were answered already. */
@@ -61,9 +66,6 @@ class WorkerSink implements BatchSink {
 export class WorkerJournal extends GroupCommitJournal {
   constructor(options: WorkerJournalOptions) {
     // The reads' constructor creates the tables before the worker opens its connection.
-    super(
-      new JournalReads(options.reader),
-      new WorkerSink(options.file, options.synchronous, options.walRestarts),
-    );
+    super(new JournalReads(options.reader), new WorkerSink(options));
   }
 }

@@ -20,7 +20,7 @@ async function walAfterBatches(t: Test, writer: 'thread' | 'inline', asked: bool
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'journal.db');
   const reader = openSqlite(file, { synchronous: 'normal' });
-  const walRestarts: WalRestarts = { takeRestart: () => asked };
+  const walRestarts: WalRestarts = { takeRestart: () => asked, copyBackFailed: () => undefined };
   let journal: WorkerJournal | SqliteJournal;
   if (writer === 'thread') {
     journal = new WorkerJournal({ file, synchronous: 'normal', reader, walRestarts });
@@ -50,3 +50,34 @@ for (const writer of ['thread', 'inline'] as const) {
     );
   });
 }
+
+t.test(
+  'a copy-back that fails on the writer thread reaches the checkpointer; the batch commits',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'journal.db');
+    const reader = openSqlite(file, { synchronous: 'normal' });
+    const failures: string[] = [];
+    const walRestarts: WalRestarts = {
+      takeRestart: () => true,
+      copyBackFailed: (message) => failures.push(message),
+    };
+    const journal = new WorkerJournal({
+      file,
+      synchronous: 'normal',
+      reader,
+      walRestarts,
+      failCopyBacks: 'disk I/O error',
+    });
+    for (let seq = 1; seq <= 3; seq++) {
+      journal.append(seq, deposit(seq));
+      await journal.commit();
+    }
+    t.same(failures, ['disk I/O error', 'disk I/O error', 'disk I/O error'], 'one told per batch');
+    await journal.close();
+    const rows = reader.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number };
+    t.equal(rows.n, 3, 'every batch committed');
+    reader.close();
+  },
+);

@@ -58,7 +58,11 @@ export function openEmbeddedAdapters(options: EmbeddedOptions): LeaderboardPorts
     rankings,
     archive,
     profiles,
-    stats: { rankingBytes: () => rankings.bytes(), profileCacheHits: () => profiles.stats.hits },
+    stats: {
+      rankingBytes: () => rankings.bytes(),
+      profileCacheHits: () => profiles.stats.hits,
+      winLogWal: () => winLog.walCheckpoints,
+    },
     shared: false,
     checkpoint: () => rankings.checkpoint(),
     async close() {

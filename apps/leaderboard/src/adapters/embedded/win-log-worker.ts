@@ -13,20 +13,33 @@ import { WinBatchWriter } from './win-batch-writer.ts';
 import { decodeWins } from './win-batch-codec.ts';
 import type { WinLogCommand, WrittenSeqs } from './worker-win-log.ts';
 
-const { file, synchronous } = workerData as { file: string; synchronous: 'full' | 'normal' };
+const { file, synchronous, failCopyBacks } = workerData as {
+  file: string;
+  synchronous: 'full' | 'normal';
+  failCopyBacks?: string;
+};
 const db = openSqlite(file, { synchronous });
 // Never inside a group commit: the kit's WalCheckpointer copies the WAL back from a thread of its own.
 db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new WinBatchWriter(db);
-// When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over.
-const copyBack = walCopyBack(db);
+// When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over. A
+// copy-back that fails goes back with the batch's answer, to the checkpointer's stats.
+let copyBackFailure: string | undefined;
+const failures = {
+  copyBackFailed(message: string): void {
+    copyBackFailure = message;
+  },
+};
+const copyBack =
+  failCopyBacks === undefined ? walCopyBack(db, failures) : () => failures.copyBackFailed(failCopyBacks);
 
 answerRequests<WinLogCommand, WrittenSeqs>(
   (command) => {
     if (command.kind === 'close') {
       db.close();
-      return { seqs: new Float64Array(0), originals: [] };
+      return { seqs: new Float64Array(0), originals: [], copyBackFailure: undefined };
     }
+    copyBackFailure = undefined;
     if (command.restartWal) copyBack();
     const { results } = writer.write(decodeWins(command.wins));
     // Seqs only, and the original of each replayed match id: the caller has the rest.
@@ -36,7 +49,7 @@ answerRequests<WinLogCommand, WrittenSeqs>(
       seqs[i] = result.win.seq;
       if (result.duplicate) originals.push([i, result.win]);
     });
-    return { seqs, originals };
+    return { seqs, originals, copyBackFailure };
   },
   (written) => [written.seqs.buffer],
 );

@@ -26,6 +26,8 @@ export interface WrittenSeqs {
   readonly seqs: Float64Array<ArrayBuffer>;
   /** [index in the batch, the win first recorded]. */
   readonly originals: Array<[number, Win]>;
+  /** Why the WAL copy-back asked before the batch failed, when it did (the batch still committed). */
+  readonly copyBackFailure: string | undefined;
 }
 
 interface Pending {
@@ -44,6 +46,8 @@ export interface WorkerWinLogOptions {
   readonly walCheckpointMs?: number;
   /** When a batch first copies back the WAL (default: the checkpointer's rule; tests may force it). */
   readonly walRestarts?: WalRestarts;
+  /** Tests: every copy-back fails with this message, as a disk fault would. */
+  readonly failCopyBacks?: string;
 }
 
 // The worker is a sibling module: .ts when run from source, .js once built.
@@ -77,7 +81,13 @@ export class WorkerWinLog implements WinLog {
     }>;
     this.#periods = new Set(periods.map((row) => row.period));
     this.#channel = new WorkerChannel(
-      new Worker(WORKER, { workerData: { file: options.file, synchronous: options.synchronous } }),
+      new Worker(WORKER, {
+        workerData: {
+          file: options.file,
+          synchronous: options.synchronous,
+          failCopyBacks: options.failCopyBacks,
+        },
+      }),
       'win log writer',
     );
     this.#checkpointer = new WalCheckpointer(
@@ -143,6 +153,7 @@ export class WorkerWinLog implements WinLog {
     const restartWal = this.#walRestarts.takeRestart();
     this.#channel.request({ kind: 'write', wins, restartWal }, [wins.numbers.buffer]).then(
       (written) => {
+        if (written.copyBackFailure !== undefined) this.#walRestarts.copyBackFailed(written.copyBackFailure);
         this.#settle(batch, written);
         this.#next();
       },
