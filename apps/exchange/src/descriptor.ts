@@ -8,7 +8,8 @@
  * data are separate modules with ports between them, so each becomes a role of its own when the
  * distributed exchange puts them on JetStream.
  */
-import { defineService, type ServiceDescriptor } from '@tessera/kit';
+import { defineService, registerWalMetrics, type ServiceDescriptor } from '@tessera/kit';
+import type { WalCheckpoints } from '@tessera/kit/sqlite';
 import type { FastifyPluginAsync } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { selectAdapters } from './adapters/select.ts';
@@ -25,6 +26,8 @@ export interface ExchangeInstance {
   readonly service: ExchangeService;
   /** The settings, for the roles' own listeners (FIX). */
   readonly config: ExchangeConfig;
+  /** How the journal's WAL checkpoints go (for /metrics). */
+  readonly journalWal: () => WalCheckpoints;
   close(): Promise<void>;
 }
 
@@ -83,13 +86,14 @@ export const exchangeDescriptor: ServiceDescriptor<typeof exchangeSettings, Exch
             'exchange snapshot failed; restarts replay from the previous one',
           ),
       });
-      return { service, config, close: () => adapters.close() };
+      return { service, config, journalWal: adapters.journalWal, close: () => adapters.close() };
     } catch (error) {
       await adapters.close();
       throw error;
     }
   },
   routes: fastifyPlugin(routes, { name: 'exchange', encapsulate: true, fastify: '5.x' }),
+  metrics: (instance, registry) => registerWalMetrics(registry, 'exchange/journal.db', instance.journalWal),
   banner: (config) => [
     `Exchange: ${config.EXCHANGE_SYMBOLS.map((s) => s.symbol).join(', ')}; ${describeHours(config)}. Fund an account: POST /v1/accounts/{id}/deposits (scope admin)`,
     describeFix(config),

@@ -44,6 +44,7 @@ t.test('the embedded platform serves the leaderboard over real HTTP with a CLI-s
   t.match(metrics, /leaderboard_players 1/);
   t.match(metrics, /sqlite_wal_checkpoint_rounds\{database="leaderboard\/wins.db"\} \d+/);
   t.match(metrics, /sqlite_wal_copy_back_failures\{database="leaderboard\/wins.db"\} 0/);
+  t.match(metrics, /sqlite_wal_checkpoint_rounds\{database="exchange\/journal.db"\} \d+/);
   t.match(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/v1\/scores"/);
   const openapi = (await (await fetch(`${platform.url}/docs/openapi.json`)).json()) as {
     paths: Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { openSqlite, type PlatformConfig } from '@tessera/kit';
-import { WalCheckpointer } from '@tessera/kit/sqlite';
+import { WalCheckpointer, type WalCheckpoints } from '@tessera/kit/sqlite';
 import type { ExchangeConfig } from '../config.ts';
 import type { Journal } from '../ports.ts';
 import { SqliteJournal } from './embedded/sqlite-journal.ts';
@@ -13,6 +13,8 @@ import { WorkerJournal } from './embedded/worker-journal.ts';
 
 export interface ExchangeAdapters {
   readonly journal: Journal;
+  /** How the journal's WAL checkpoints go (for /metrics). */
+  readonly journalWal: () => WalCheckpoints;
   /** Closes what the adapters opened, after the journal's last commit. */
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export function selectAdapters(config: ExchangeConfig, platform: PlatformConfig)
       : new SqliteJournal(db, checkpointer);
   return {
     journal,
+    journalWal: () => checkpointer.stats,
     async close() {
       await journal.close();
       await checkpointer.close();
