@@ -22,7 +22,7 @@
  * id of an order placed over REST), and so does an OrderStatusRequest (35=H) by ClOrdID or OrderID:
  * it is answered with the order's state (ExecType I), or, for an order the account does not have,
  * as FIX 4.4 prescribes: ExecType I with OrdStatus 8 (rejected) and OrdRejReason 5 (unknown
- * order). What is reported so far per order is tracked in memory.
+ * order). What is reported so far per order is tracked in memory (order-tracking.ts).
  */
 import { ProblemError } from '@tessera/kit';
 import type { FixMessage } from './codec.ts';
