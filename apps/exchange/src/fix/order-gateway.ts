@@ -22,7 +22,7 @@
  * id of an order placed over REST), and so does an OrderStatusRequest (35=H) by ClOrdID or OrderID:
  * it is answered with the order's state (ExecType I), or, for an order the account does not have,
  * as FIX 4.4 prescribes: ExecType I with OrdStatus 8 (rejected) and OrdRejReason 5 (unknown
- * order). What is reported so far per order is tracked in memory.
+ * order). What is reported so far per order is tracked in memory (order-tracking.ts).
  */
 import { ProblemError } from '@tessera/kit';
 import type { FixMessage } from './codec.ts';
@@ -40,6 +40,7 @@ import {
   readStatusRequest,
   type ReportFields,
 } from './order-messages.ts';
+import { filledBefore, OrderTracking, type TrackedOrder } from './order-tracking.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
 import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_REJ, ORD_STATUS, TAG } from './tags.ts';
 
@@ -65,17 +66,6 @@ export interface OrderSession {
   reject(refSeq: number, refMsgType: string, reason: number, text: string, refTag?: number): void;
 }
 
-interface Tracked {
-  readonly orderId: number;
-  readonly clOrdId: string;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly price: number;
-  readonly quantity: number;
-  cumQty: number;
-  filledNotional: number;
-}
-
 /** The ClOrdID and OrigClOrdID of a cancel request, for the report of the cancel. */
 interface CancelRequest {
   readonly clOrdId: string;
@@ -86,8 +76,8 @@ export class FixOrderGateway {
   readonly #venue: FixVenue;
   readonly #now: () => number;
   readonly #sessions = new Map<string, Set<OrderSession>>();
-  /** The orders of logged-on accounts reported so far, per account, until they close. */
-  readonly #accounts = new Map<string, Map<number, Tracked>>();
+  /** The orders of logged-on accounts reported so far, until they close. */
+  readonly #tracking = new OrderTracking();
   /** The cancel requests accepted, by order id, until the order's cancel is reported. */
   readonly #cancels = new Map<number, CancelRequest>();
   /** Per session, its last answer waiting to be sent (see #answer). */
@@ -103,7 +93,7 @@ export class FixOrderGateway {
     // Events matter while a session is logged on or an order is tracked (its fills count on).
     this.#unsubscribe = venue.subscribe(
       (batch) => this.#onEvents(batch),
-      () => this.#sessions.size > 0 || this.#accounts.size > 0,
+      () => this.#sessions.size > 0 || this.#tracking.accounts > 0,
     );
   }
 
@@ -164,16 +154,7 @@ export class FixOrderGateway {
       return this.#refuse(session, message, ordRejReason(error.code), `${error.code}: ${error.detail}`);
     }
     // Tracked from its command on: the events that report it come after this returns.
-    this.#book(session.account).set(order.id, {
-      orderId: order.id,
-      clOrdId: read.clOrdId,
-      symbol: order.symbol,
-      side: order.side,
-      price: order.price,
-      quantity: order.quantity,
-      cumQty: 0,
-      filledNotional: 0,
-    });
+    this.#tracking.placed(session.account, order.id, read.clOrdId, order);
   }
 
   #cancel(session: OrderSession, message: FixMessage, seq: number): void {
@@ -377,7 +358,8 @@ export class FixOrderGateway {
         case 'order.accepted': {
           const { account, id } = event.order;
           // The event's order is a copy as of the event: the fills after it are reported after it.
-          const tracked = this.#known(account, id) ?? this.#meet(account, id, event.order.filledQuantity);
+          const tracked =
+            this.#tracking.known(account, id) ?? this.#meet(account, id, event.order.filledQuantity);
           if (tracked !== undefined) this.#report(account, tracked, EXEC_TYPE.New, event.at);
           break;
         }
@@ -390,10 +372,11 @@ export class FixOrderGateway {
           if (cancel !== undefined) this.#cancels.delete(orderId);
           // Canceled, the order is final: it fills no more.
           const tracked =
-            this.#known(account, orderId) ?? this.#meet(account, orderId, event.order.filledQuantity);
+            this.#tracking.known(account, orderId) ??
+            this.#meet(account, orderId, event.order.filledQuantity);
           if (tracked === undefined) break;
           this.#report(account, tracked, EXEC_TYPE.Canceled, event.at, undefined, event.reason, cancel);
-          this.#forget(account, tracked);
+          this.#tracking.forget(account, tracked);
           break;
         }
         default:
@@ -406,16 +389,12 @@ export class FixOrderGateway {
   #fill(execution: Execution, batch: DurableBatch, at: number): void {
     const { account, orderId } = execution;
     const tracked =
-      this.#known(account, orderId) ?? this.#meet(account, orderId, filledBefore(orderId, batch, at));
+      this.#tracking.known(account, orderId) ??
+      this.#meet(account, orderId, filledBefore(orderId, batch, at));
     if (tracked === undefined) return;
-    tracked.cumQty += execution.quantity;
-    tracked.filledNotional += execution.quantity * execution.price;
+    // A filled order is forgotten here; its report is built from the object still at hand.
+    this.#tracking.fill(tracked, execution);
     this.#report(execution.account, tracked, EXEC_TYPE.Trade, execution.at, execution);
-    if (tracked.cumQty === tracked.quantity) this.#forget(execution.account, tracked);
-  }
-
-  #known(account: string, orderId: number): Tracked | undefined {
-    return this.#accounts.get(account)?.get(orderId);
   }
 
   /**
@@ -423,7 +402,7 @@ export class FixOrderGateway {
    * over REST, or before a restart, or before the logon): `cumQty` is its filled quantity as of
    * the event, from the batch (never the order in memory: it may hold a later batch's fills).
    */
-  #meet(account: string, orderId: number, cumQty: number): Tracked | undefined {
+  #meet(account: string, orderId: number, cumQty: number): TrackedOrder | undefined {
     if (!this.#sessions.has(account)) return undefined;
     let view: OrderView;
     try {
@@ -432,31 +411,12 @@ export class FixOrderGateway {
     } catch {
       return undefined;
     }
-    const tracked: Tracked = {
-      orderId,
-      // An order placed over REST is known by its id.
-      clOrdId: view.clientOrderId ?? String(orderId),
-      symbol: view.symbol,
-      side: view.side,
-      price: view.price,
-      quantity: view.quantity,
-      cumQty,
-      // The fills' prices before now are not at hand: the limit price stands in for them.
-      filledNotional: cumQty * view.price,
-    };
-    this.#book(account).set(orderId, tracked);
-    return tracked;
-  }
-
-  #forget(account: string, tracked: Tracked): void {
-    const book = this.#book(account);
-    book.delete(tracked.orderId);
-    if (book.size === 0) this.#accounts.delete(account);
+    return this.#tracking.met(account, orderId, view, cumQty);
   }
 
   #report(
     account: string,
-    t: Tracked,
+    t: TrackedOrder,
     execType: string,
     at: number,
     fill?: Execution,
@@ -498,26 +458,6 @@ export class FixOrderGateway {
     const body = executionReport(fields);
     for (const session of sessions) session.sendApp(MSG.ExecutionReport, body);
   }
-
-  #book(account: string): Map<number, Tracked> {
-    let book = this.#accounts.get(account);
-    if (book === undefined) this.#accounts.set(account, (book = new Map<number, Tracked>()));
-    return book;
-  }
-}
-
-/**
- * The order's filled quantity before its execution `batch.events[at]`: as of the batch, less its
- * fills in the batch from there on (each reported after this).
- */
-function filledBefore(orderId: number, batch: DurableBatch, at: number): number {
-  const { events } = batch;
-  let after = 0;
-  for (let i = at; i < events.length; i++) {
-    const e = events[i]!;
-    if (e.type === 'execution' && e.execution.orderId === orderId) after += e.execution.quantity;
-  }
-  return batch.filled.get(orderId)! - after;
 }
 
 /** A message sent again by the client: PossDupFlag (a session resend) or PossResend (its application's). */

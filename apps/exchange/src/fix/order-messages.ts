@@ -63,8 +63,15 @@ function decimal(text: string): number {
   return /^-?\d+(?:\.\d*)?$/.test(text) ? Number(text) : NaN;
 }
 
-function required(message: FixMessage, tags: Readonly<Record<string, number>>): SessionProblem | undefined {
-  for (const [name, tag] of Object.entries(tags)) {
+/** Each message's required fields, named, in the order they are checked (made once, not per message). */
+type Required = ReadonlyArray<readonly [name: string, tag: number]>;
+const named = (names: ReadonlyArray<keyof typeof TAG>): Required => names.map((name) => [name, TAG[name]]);
+const NEW_ORDER_REQUIRED = named(['ClOrdID', 'Symbol', 'Side', 'TransactTime', 'OrderQty', 'OrdType']);
+const CANCEL_REQUIRED = named(['OrigClOrdID', 'ClOrdID', 'Side', 'TransactTime', 'Symbol']);
+const STATUS_REQUIRED = named(['ClOrdID', 'Side', 'Symbol']);
+
+function required(message: FixMessage, tags: Required): SessionProblem | undefined {
+  for (const [name, tag] of tags) {
     const value = message.byTag.get(tag);
     if (value === undefined) return missing(tag, name);
     if (value === '')
@@ -79,8 +86,7 @@ function required(message: FixMessage, tags: Readonly<Record<string, number>>): 
 }
 
 export function readNewOrder(message: FixMessage): NewOrderFields | SessionProblem | OrderProblem {
-  const { ClOrdID, Symbol, Side, TransactTime, OrderQty, OrdType } = TAG;
-  const absent = required(message, { ClOrdID, Symbol, Side, TransactTime, OrderQty, OrdType });
+  const absent = required(message, NEW_ORDER_REQUIRED);
   if (absent !== undefined) return absent;
   const get = (tag: number) => message.byTag.get(tag)!;
   const side = get(TAG.Side);
@@ -138,8 +144,7 @@ function formatProblem(tag: number, name: string): SessionProblem {
 }
 
 export function readCancel(message: FixMessage): CancelFields | SessionProblem {
-  const { OrigClOrdID, ClOrdID, Side, TransactTime, Symbol } = TAG;
-  const absent = required(message, { OrigClOrdID, ClOrdID, Side, TransactTime, Symbol });
+  const absent = required(message, CANCEL_REQUIRED);
   if (absent !== undefined) return absent;
   const get = (tag: number) => message.byTag.get(tag)!;
   const orderIdText = message.byTag.get(TAG.OrderID);
@@ -155,8 +160,7 @@ export function readCancel(message: FixMessage): CancelFields | SessionProblem {
 }
 
 export function readStatusRequest(message: FixMessage): StatusRequestFields | SessionProblem {
-  const { ClOrdID, Side, Symbol } = TAG;
-  const absent = required(message, { ClOrdID, Side, Symbol });
+  const absent = required(message, STATUS_REQUIRED);
   if (absent !== undefined) return absent;
   const get = (tag: number) => message.byTag.get(tag)!;
   const orderIdText = message.byTag.get(TAG.OrderID);

@@ -108,3 +108,41 @@ t.test('detached gives the same value', async (t) => {
   t.equal(detached(message.byTag.get(11)!), 'a-client-order-id-long-enough-to-be-a-slice');
   t.equal(detached(''), '');
 });
+
+t.test('checksum: the byte sum mod 256 of any string, short or longer than its scratch buffer', async (t) => {
+  const byCharCode = (text: string) => {
+    let sum = 0;
+    for (let i = 0; i < text.length; i++) sum += text.charCodeAt(i);
+    return String(sum & 0xff).padStart(3, '0');
+  };
+  let seed = 12;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  for (let round = 0; round < 2_000; round++) {
+    const length = Math.floor(random() * (round % 100 === 0 ? 5_000 : 300));
+    let text = '';
+    // Mostly latin1, sometimes a wider character (its low byte counts, as charCodeAt's sum mod 256).
+    for (let i = 0; i < length; i++)
+      text += String.fromCharCode(random() < 0.98 ? random() * 256 : random() * 0xffff);
+    if (checksum(text) !== byCharCode(text)) t.fail(`differs on a string of ${length}`);
+  }
+  t.equal(checksum(''), '000');
+  t.equal(checksum('x'.repeat(3_000)), byCharCode('x'.repeat(3_000)), 'after the scratch grew');
+});
+
+t.test(
+  'decode reads tags as Number does: leading zeros, and other forms garbled or read as before',
+  async (t) => {
+    const tagsOf = (body: string) => {
+      const head = `8=FIX.4.4${SOH}9=${body.length}${SOH}${body}`;
+      const message = decode(`${head}10=${checksum(head)}${SOH}`);
+      return 'garbled' in message ? message.garbled : message.fields.map(([tag]) => tag);
+    };
+    t.same(tagsOf(bar('35=0|0011=a|')), [35, 11]);
+    t.same(tagsOf(bar('35=0|1e1=a|')), [35, 10], 'an exponent, as Number reads it');
+    t.same(tagsOf(bar('35=0|1234567890=a|')), [35, 1_234_567_890], 'ten digits and more go to Number');
+    t.equal(tagsOf(bar('35=0|0=a|')), 'a field is not tag=value');
+    t.equal(tagsOf(bar('35=0|=a|')), 'a field is not tag=value');
+    t.equal(tagsOf(bar('35=0|1.5=a|')), 'a field is not tag=value');
+    t.equal(tagsOf(bar('35=0|x1=a|')), 'a field is not tag=value');
+  },
+);
