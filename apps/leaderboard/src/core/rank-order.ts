@@ -31,6 +31,8 @@ export class RankOrder {
   #count = 0;
   /** Blocks of size 0 (see #compact): counted where a block's size reaches or leaves 0. */
   #emptyBlocks = 0;
+  /** Set by #countBlocksBelow: the position's offset in the block it returned. */
+  #offsetInBlock = 0;
 
   readonly #narrowBlocks: number;
 
@@ -96,7 +98,7 @@ export class RankOrder {
     }
     // The block whose range [start, start + size] holds the position (the earlier one at a boundary).
     let index = this.#countBlocksBelow(position, true);
-    let offset = position - this.#sum(index);
+    let offset = this.#offsetInBlock;
     let id = this.#sequence[index]!;
     if (this.#sizes[id] === this.#blockSize) {
       const at = this.#split(index, offset);
@@ -188,14 +190,14 @@ export class RankOrder {
   /** The handle at `position` (0 … size - 1). */
   at(position: number): number {
     const index = this.#countBlocksBelow(position, false);
-    return this.#blocks[this.#sequence[index]!]![position - this.#sum(index)]!;
+    return this.#blocks[this.#sequence[index]!]![this.#offsetInBlock]!;
   }
 
   /** Calls `visit` with each handle from `position` on, in order, until it returns false. */
   forEachFrom(position: number, visit: (handle: number) => boolean): void {
     if (position >= this.#count) return;
     let index = this.#countBlocksBelow(position, false);
-    let offset = position - this.#sum(index);
+    let offset = this.#offsetInBlock;
     for (; index < this.#blocks.length; index++, offset = 0) {
       const id = this.#sequence[index]!;
       const block = this.#blocks[id]!;
@@ -221,6 +223,8 @@ export class RankOrder {
   /**
    * How many blocks (in sequence) hold, together, fewer items than `position` (strict) or at most
    * `position` items (not strict): the index of the block an insert at / a read of `position` uses.
+   * Leaves `position`'s offset in that block in #offsetInBlock: the descent has summed the blocks
+   * before it, so a second walk of the tree (#sum) is not needed.
    */
   #countBlocksBelow(position: number, strict: boolean): number {
     const tree = this.#tree;
@@ -234,7 +238,13 @@ export class RankOrder {
         remaining -= tree[next]!;
       }
     }
-    return Math.min(index, n - 1);
+    if (index < n) {
+      this.#offsetInBlock = remaining;
+      return index;
+    }
+    // Only a position past the end gets here (no caller passes one): the last block, counted again.
+    this.#offsetInBlock = position - this.#sum(n - 1);
+    return n - 1;
   }
 
   /** Items in the first `index` blocks of the sequence. */

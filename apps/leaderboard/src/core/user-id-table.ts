@@ -36,6 +36,8 @@ export class UserIdTable {
   #slots = new Int32Array(2048);
   #count = 0;
   #used = 0;
+  /** Ids kept as bytes: while none is, a probe need not read the hex bit (a miss of its own at scale). */
+  #others = 0;
   // The key being looked up, parsed once (hex words or not).
   #isHex = false;
   #w0 = 0;
@@ -153,8 +155,13 @@ export class UserIdTable {
         const handle = (entry & HANDLE_MASK) - 1;
         const k = 3 * handle;
         // The words first: a non-hex id's words (offset, length, 0) could equal them, so the hex
-        // bit decides only once they match.
-        if (keys[k] === w0 && keys[k + 1] === w1 && keys[k + 2] === w2 && this.#isHexHandle(handle))
+        // bit decides only once they match, and only when such an id exists.
+        if (
+          keys[k] === w0 &&
+          keys[k + 1] === w1 &&
+          keys[k + 2] === w2 &&
+          (this.#others === 0 || this.#isHexHandle(handle))
+        )
           return slot;
       }
     }
@@ -215,6 +222,7 @@ export class UserIdTable {
       this.#keys[k] = this.#used;
       this.#keys[k + 1] = id.length;
       this.#used += id.length;
+      this.#others++;
     }
     this.#count++;
     return handle;
@@ -295,10 +303,19 @@ function hashWords(w0: number, w1: number, w2: number): number {
   return mix32(w0 ^ mix32(w1 ^ mix32(w2 ^ 0x9e3779b9)));
 }
 
-/** The value of a lowercase hex digit by character code, -1 for any other character. */
-const HEX_VALUE = Int8Array.from({ length: 128 }, (_, c) =>
-  c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1,
-);
+/**
+ * The byte of two lowercase hex digits by their character codes (`c1 << 7 | c2`, each below 128),
+ * -1 for any other pair: one lookup per byte instead of one per digit (32 KB, stays cached).
+ */
+const HEX_PAIR = Int16Array.from({ length: 1 << 14 }, (_, i) => {
+  const high = hexDigit(i >>> 7);
+  const low = hexDigit(i & 127);
+  return high < 0 || low < 0 ? -1 : (high << 4) | low;
+});
+
+function hexDigit(c: number): number {
+  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+}
 
 /** Where parseHex leaves the three words of a hex id (no allocation per lookup). */
 const WORDS = new Uint32Array(3);
@@ -319,17 +336,18 @@ function parseHex(id: string): boolean {
 
 /**
  * The 32 bits of 8 lowercase hex characters from `at`, as a non-negative number, or -1 when one
- * is not a hex digit. A character above 127 makes `127 - c` negative, a non-digit makes its value
- * -1: either sets the sign bit of the OR, so one test rejects both.
+ * is not a hex digit. A character above 127 makes `127 - c` negative, a pair with a non-digit
+ * has the value -1: either sets the sign bit of the OR, so one test rejects both.
  */
 function hexWord(id: string, at: number): number {
   let word = 0;
   let bad = 0;
-  for (let i = at; i < at + 8; i++) {
-    const c = id.charCodeAt(i);
-    const nibble = HEX_VALUE[c & 127]!;
-    bad |= nibble | (127 - c);
-    word = (word << 4) | (nibble & 15);
+  for (let i = at; i < at + 8; i += 2) {
+    const c1 = id.charCodeAt(i);
+    const c2 = id.charCodeAt(i + 1);
+    const byte = HEX_PAIR[((c1 & 127) << 7) | (c2 & 127)]!;
+    bad |= byte | (127 - c1) | (127 - c2);
+    word = (word << 8) | (byte & 255);
   }
   return bad < 0 ? -1 : word >>> 0;
 }

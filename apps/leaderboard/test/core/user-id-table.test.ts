@@ -136,3 +136,22 @@ t.test('trim gives back unused capacity and every id stays found, before and aft
   t.equal(wrong, 0);
   t.equal(table.handleOf('player_x'), -1);
 });
+
+t.test('an id one character off lowercase hex is never packed as the hex id it resembles', async (t) => {
+  const table = new UserIdTable();
+  const base = '0123456789abcdef01234567';
+  // Codes whose low 7 bits are a hex digit (0xb0 is '0' + 128), and the neighbours of each range.
+  const bad = [0xb0, 0xb9, 0xe1, 0xe6, 0x80, 0xff, 0x2f, 0x3a, 0x60, 0x67, 0x41, 0x46, 0x2d, 0x5f];
+  t.equal(table.intern(base), 0);
+  let wrong = 0;
+  for (let at = 0; at < base.length; at++)
+    for (const code of bad) {
+      const id = base.slice(0, at) + String.fromCharCode(code) + base.slice(at + 1);
+      const handle = table.intern(id);
+      if (handle === 0 || table.idOf(handle) !== id || table.handleOf(id) !== handle) wrong++;
+    }
+  t.equal(wrong, 0, 'each variant has its own handle and comes back exactly');
+  t.equal(table.size, 1 + base.length * bad.length);
+  t.equal(table.handleOf(base), 0);
+  t.equal(table.idOf(0), base);
+});
