@@ -196,6 +196,8 @@ export interface PushRecord {
 export interface Push {
   publish(userId: string, event: PushEvent): Promise<void>;
   subscribe(userId: string, listener: (record: PushRecord) => void): () => void;
+  /** A record another connection of this process committed (the consumer thread's), to subscribers. */
+  announce?(userId: string, record: PushRecord): void;
   /** The seq of the user's newest event (0 when none): where a live-only feed starts. */
   latest(userId: string): Promise<number>;
   /** Records after `since`; waits up to `waitMs` for one when there are none yet. */

@@ -63,3 +63,21 @@ t.test('parses under way when the parser closes are refused as unavailable, not 
     `each settled: ${outcomes.join(', ')}`,
   );
 });
+
+t.test('parses asked in one turn cross together and each gets its own answer', async (t) => {
+  const parser = startParseThread();
+  t.teardown(() => parser.close());
+  const raws = Array.from({ length: 12 }, (_, i) =>
+    Buffer.from(`From: a@x.test\r\nSubject: s${i}\r\n\r\nbody ${i}\r\n`),
+  );
+  const parsed = await Promise.all(raws.map((raw) => parser.parse(raw)));
+  t.same(
+    parsed.map((p) => p.subject),
+    raws.map((_, i) => `s${i}`),
+    'in the order asked, none swapped',
+  );
+  t.same(
+    parsed.map((p) => p.text.trim()),
+    raws.map((_, i) => `body ${i}`),
+  );
+});

@@ -6,10 +6,12 @@
  * those of `parseMessage` (a message it cannot read: a rejection with postal-mime's message). A
  * thread that dies is replaced on the next parse; the parses it had are rejected with
  * `ParserUnavailable`, which says nothing about the message (the worker retries the job).
+ * The parses asked for in one event-loop turn (a worker's batch) cross as one message.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { perTurn } from '../roles/per-turn.ts';
 import type { ParsedMessage } from './parse.ts';
 
 // The thread is a sibling module: .ts when run from source, .js once built.
@@ -27,6 +29,17 @@ type ParseReply =
 export interface MessageParser {
   parse(raw: Buffer): Promise<ParsedMessage>;
   close(): Promise<void>;
+}
+
+interface ParseRequest {
+  readonly id: number;
+  readonly raw: Uint8Array;
+}
+
+/** A running parse thread and how its requests reach it (a turn's as one message). */
+interface Running {
+  readonly worker: Worker;
+  readonly ask: (request: ParseRequest) => void;
 }
 
 interface Pending {
@@ -49,9 +62,9 @@ export function startParseThread(): MessageParser {
   const pending = new Map<number, Pending>();
   let next = 0;
   let closed = false;
-  let thread: Worker | undefined;
+  let thread: Running | undefined;
 
-  const spawn = (): Worker => {
+  const spawn = (): Running => {
     // A message that makes the parser eat memory ends the thread, not the process.
     const worker = new Worker(THREAD, {
       // The name is the OS thread's too (top, /proc, the benchmark's CPU by thread).
@@ -68,7 +81,7 @@ export function startParseThread(): MessageParser {
       else waiting?.resolve(revive(reply.parsed));
     });
     const died = (reason: string): void => {
-      if (thread !== worker) return;
+      if (thread?.worker !== worker) return;
       thread = undefined;
       for (const [id, waiting] of pending) {
         pending.delete(id);
@@ -77,14 +90,14 @@ export function startParseThread(): MessageParser {
     };
     worker.on('error', (error: Error) => died(`the parse thread failed: ${error.message}`));
     worker.on('exit', (code) => died(`the parse thread exited (${code})`));
-    return worker;
+    return { worker, ask: perTurn<ParseRequest>((requests) => worker.postMessage(requests)) };
   };
 
   return {
     parse(raw) {
       if (closed) return Promise.reject(new ParserUnavailable('the parse thread is closed'));
       thread ??= spawn();
-      const worker = thread;
+      const { worker, ask } = thread;
       const id = next++;
       return new Promise<ParsedMessage>((resolve, reject) => {
         pending.set(id, { resolve, reject });
@@ -92,12 +105,12 @@ export function startParseThread(): MessageParser {
         // A view of part of a larger buffer (Node's 8 KB pool, or a read of a bigger file) would
         // carry the whole buffer across: it goes as a copy of its own bytes.
         const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
-        worker.postMessage({ id, raw: whole ? raw : new Uint8Array(raw) });
+        ask({ id, raw: whole ? raw : new Uint8Array(raw) });
       });
     },
     async close() {
       closed = true;
-      await thread?.terminate();
+      await thread?.worker.terminate();
       thread = undefined;
       // Whatever the thread still held is refused, not left waiting.
       for (const [id, waiting] of pending) {

@@ -1,6 +1,7 @@
 /**
  * The thread of `startParseThread` (parse-pool.ts): parses each raw message it is sent with
- * postal-mime and posts the result back, or the failure's text.
+ * postal-mime and posts the result back, or the failure's text. The requests of one turn of the
+ * sender come as one list (one message across threads, one wake-up here).
  */
 import { parentPort } from 'node:worker_threads';
 import { parseMessage } from './parse.ts';
@@ -10,7 +11,7 @@ interface ParseRequest {
   readonly raw: Uint8Array;
 }
 
-parentPort?.on('message', ({ id, raw }: ParseRequest) => {
+function handle({ id, raw }: ParseRequest): void {
   parseMessage(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)).then(
     (parsed) => {
       // A small Buffer is a slice of Node's pool, and posting it would carry the whole pool
@@ -30,4 +31,8 @@ parentPort?.on('message', ({ id, raw }: ParseRequest) => {
       parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
     },
   );
+}
+
+parentPort?.on('message', (requests: readonly ParseRequest[]) => {
+  for (const request of requests) handle(request);
 });

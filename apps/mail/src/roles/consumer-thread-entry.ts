@@ -1,21 +1,22 @@
 /**
  * The consumer thread (consumer-thread.ts): the worker and the indexer over SQLite connections
  * of their own to the same files, so their parsing, filing and indexing run beside the thread
- * that answers SMTP. The main thread wakes its consumers when it enqueues, and publishes its
- * push events (the WebSocket and long-poll subscribers live there); on `stop` the consumers
- * finish their batch and the thread ends.
+ * that answers SMTP. The main thread wakes its consumers when it enqueues. The thread writes
+ * its push events to push.db itself (a batch's in one transaction, its publish resolved at the
+ * COMMIT, as before its job's ack) and then hands the committed records to the main thread, where
+ * the WebSocket and long-poll subscribers are; on `stop` the consumers finish their batch and the
+ * thread ends.
  */
 import { EventEmitter } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEmbeddedMail } from '../adapters/embedded/open-embedded.ts';
 import { selectContentChecks } from '../adapters/select-checks.ts';
-import type { PushEvent } from '../core/events.ts';
 import { startParseThread } from '../mime/parse-pool.ts';
-import type { Push, Queue } from '../ports.ts';
+import type { Queue } from '../ports.ts';
 import type {
   ConsumerThreadData,
   FromConsumerThread,
-  PublishRequest,
+  PushedRecord,
   ToConsumerThread,
 } from './consumer-thread-protocol.ts';
 import { perTurn } from './per-turn.ts';
@@ -53,43 +54,16 @@ function wakeable(queue: Queue, wakes: EventEmitter): Queue {
   };
 }
 
-/**
- * Push whose publish is done by the main thread: resolved once it is committed and emitted there.
- * The publishes of one turn (a worker's batch) cross as one message.
- */
-function published(push: Push, replies: Map<number, (error?: Error) => void>): Push {
-  let next = 0;
-  const ask = perTurn<PublishRequest>((requests) => {
-    try {
-      post({ type: 'publish', requests });
-    } catch (error) {
-      for (const { id } of requests) {
-        replies.get(id)?.(error instanceof Error ? error : new Error(String(error)));
-        replies.delete(id);
-      }
-    }
-  });
-  return {
-    publish: (userId: string, event: PushEvent) =>
-      new Promise<void>((resolve, reject) => {
-        const id = next++;
-        replies.set(id, (error) => (error === undefined ? resolve() : reject(error)));
-        ask({ id, userId, event });
-      }),
-    subscribe: (userId, listener) => push.subscribe(userId, listener),
-    latest: (userId) => push.latest(userId),
-    poll: (userId, since, options) => push.poll(userId, since, options),
-  };
-}
-
 const ports = openEmbeddedMail({ dataDir: data.dataDir, synchronous: data.synchronous });
 const wakes = new EventEmitter();
-const replies = new Map<number, (error?: Error) => void>();
+// What this thread commits to push.db reaches the main thread's subscribers, a turn's in one message.
+const pushed = perTurn<PushedRecord>((records) => post({ type: 'pushed', records }));
+ports.push.observe((userId, record) => pushed({ userId, record }));
 const queue = wakeable(ports.queue, wakes);
 const parser = data.parseThread ? startParseThread() : undefined;
 const roles = createInboundRoles({
   config: data.config,
-  ports: { ...ports, queue, push: published(ports.push, replies) },
+  ports: { ...ports, queue },
   checks: selectContentChecks(data.config),
   ...(parser === undefined ? {} : { parse: (raw: Buffer) => parser.parse(raw) }),
   onError,
@@ -105,11 +79,6 @@ const stop = async (): Promise<void> => {
 
 port.on('message', (message: ToConsumerThread) => {
   if (message.type === 'ready') for (const topic of message.topics) wakes.emit(topic);
-  else if (message.type === 'published')
-    for (const { id, error } of message.outcomes) {
-      replies.get(id)?.(error);
-      replies.delete(id);
-    }
   else
     stop().catch((error: unknown) => {
       onError(error);

@@ -3,7 +3,8 @@
  * the thread starts from. Plain data: they cross by structured clone.
  */
 import type { MailConfig } from '../config.ts';
-import type { PushEvent, Topic } from '../core/events.ts';
+import type { Topic } from '../core/events.ts';
+import type { PushRecord } from '../ports.ts';
 
 /** The embedded stores' location: the thread opens its own SQLite connections to them. */
 export interface EmbeddedLocation {
@@ -18,31 +19,21 @@ export interface ConsumerThreadData extends EmbeddedLocation {
   readonly parseThread: boolean;
 }
 
-/** One push event the thread asks the main thread to publish. */
-export interface PublishRequest {
-  readonly id: number;
+/** A push record the thread committed to push.db, for the main thread's subscribers. */
+export interface PushedRecord {
   readonly userId: string;
-  readonly event: PushEvent;
-}
-
-/** Its outcome: published, or the error. */
-export interface PublishOutcome {
-  readonly id: number;
-  readonly error?: Error;
+  readonly record: PushRecord;
 }
 
 /**
- * Main → thread. Wake-ups and outcomes go as one message per event-loop turn, not one each
- * (a worker's batch is published in one turn, and a message across threads costs more than
- * its contents).
+ * Main → thread: the wake-ups of one event-loop turn in one message, not one each (a message
+ * across threads costs more than its contents).
  */
 export type ToConsumerThread =
-  | { readonly type: 'ready'; readonly topics: readonly Topic[] }
-  | { readonly type: 'published'; readonly outcomes: readonly PublishOutcome[] }
-  | { readonly type: 'stop' };
+  { readonly type: 'ready'; readonly topics: readonly Topic[] } | { readonly type: 'stop' };
 
-/** Thread → main: the publishes of one turn in one message. */
+/** Thread → main: the push records committed during one turn in one message. */
 export type FromConsumerThread =
   | { readonly type: 'ready' }
-  | { readonly type: 'publish'; readonly requests: readonly PublishRequest[] }
+  | { readonly type: 'pushed'; readonly records: readonly PushedRecord[] }
   | { readonly type: 'error'; readonly error: unknown };

@@ -5,8 +5,10 @@
  * work side by side; a writer waits for another's commit).
  *
  * What crosses: the main thread's enqueues on the topics the thread consumes are forwarded as
- * wake-ups (it also polls), and the thread's push events are published here, where the
- * WebSocket and long-poll subscribers are, before the thread acks their job.
+ * wake-ups (it also polls); the thread commits its push events to push.db itself and the
+ * committed records come here, to the WebSocket and long-poll subscribers (`Push.announce`).
+ * The thread no longer waits for this busy thread to write them: that round trip held each
+ * batch's ack back behind SMTP's turns, and push.db's COMMIT ran here.
  *
  * `startConsumerThread` resolves once the thread has opened its stores (it rejects, and nothing
  * keeps running, when the first thread cannot start). A thread that dies later (an uncaught
@@ -20,12 +22,7 @@ import { Worker } from 'node:worker_threads';
 import { TOPIC } from '../core/events.ts';
 import type { Push, Queue } from '../ports.ts';
 import type { Topic } from '../core/events.ts';
-import type {
-  ConsumerThreadData,
-  FromConsumerThread,
-  PublishOutcome,
-  ToConsumerThread,
-} from './consumer-thread-protocol.ts';
+import type { ConsumerThreadData, FromConsumerThread, ToConsumerThread } from './consumer-thread-protocol.ts';
 import { perTurn } from './per-turn.ts';
 
 // The thread is a sibling module: .ts when run from source, .js once built.
@@ -38,7 +35,7 @@ const HEALTHY_MS = 60_000;
 
 export interface ConsumerThreadOptions {
   readonly data: ConsumerThreadData;
-  /** The main thread's queue and push: its enqueues wake the thread, the thread's events go out here. */
+  /** The main thread's queue and push: its enqueues wake the thread, the thread's events are announced here. */
   readonly queue: Queue;
   readonly push: Push;
   readonly onError?: (error: unknown) => void;
@@ -75,9 +72,6 @@ export async function startConsumerThread(options: ConsumerThreadOptions): Promi
     thread = worker;
     let ready: () => void = () => undefined;
     let failed: (error: Error) => void = () => undefined;
-    const answer = perTurn<PublishOutcome>((outcomes) =>
-      worker.postMessage({ type: 'published', outcomes } satisfies ToConsumerThread),
-    );
     const readiness = new Promise<void>((resolve, reject) => {
       ready = resolve;
       failed = reject;
@@ -91,13 +85,8 @@ export async function startConsumerThread(options: ConsumerThreadOptions): Promi
         report(message.error);
         return;
       }
-      for (const { id, userId, event } of message.requests)
-        push.publish(userId, event).then(
-          () => answer({ id }),
-          (error: unknown) =>
-            // A plain Error of its message: one carrying what cannot be cloned would throw there.
-            answer({ id, error: new Error(error instanceof Error ? error.message : String(error)) }),
-        );
+      // Committed already; a push without announce leaves them to the feeds' catch-up reads.
+      for (const { userId, record } of message.records) push.announce?.(userId, record);
     });
     worker.on('error', (error: Error) => {
       failed(error);

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import type { PushEvent } from '../../src/core/events.ts';
+import type { PushRecord } from '../../src/ports.ts';
 import { startTestMail, tempDir, type TestMail } from '../helpers/mail.ts';
 
 /** Resolves once `probe` holds (the test's timeout bounds the wait). */
@@ -39,8 +39,8 @@ async function inboxOf(mail: TestMail, userId: string): Promise<string[]> {
 t.test('mail enqueued by the main thread is filed, indexed and pushed there by the thread', async (t) => {
   // Polls an hour apart: only the forwarded wake-ups can get the thread going.
   const mail = await threaded(t, 3_600_000);
-  const pushed: PushEvent[] = [];
-  t.teardown(mail.ports.push.subscribe('bob', (record) => pushed.push(record.event)));
+  const pushed: PushRecord[] = [];
+  t.teardown(mail.ports.push.subscribe('bob', (record) => pushed.push(record)));
   await mail.service.send('alice', {
     to: [{ name: '', email: 'bob@tessera.local' }],
     subject: 'Hello',
@@ -50,8 +50,16 @@ t.test('mail enqueued by the main thread is filed, indexed and pushed there by t
   await until(
     async () => (await mail.service.search('bob', 'subject:hello', { limit: 5 })).messages.length === 1,
   );
-  await until(() => pushed.some((event) => event.type === 'message.new'));
-  t.equal(pushed.filter((event) => event.type === 'message.new').length, 1);
+  await until(() => pushed.some(({ event }) => event.type === 'message.new'));
+  const news = pushed.filter(({ event }) => event.type === 'message.new');
+  t.equal(news.length, 1);
+  // The thread wrote it to push.db before the main thread's subscriber heard of it.
+  const backlog = await mail.ports.push.poll('bob', 0, { waitMs: 0, limit: 10 });
+  t.same(
+    backlog.filter(({ event }) => event.type === 'message.new'),
+    news,
+    'the record the subscriber got is the one in the backlog',
+  );
   t.equal(mail.consumerThread?.restarts, 0);
 
   const thread = mail.consumerThread?.current();

@@ -30,7 +30,12 @@ export const METADATA_MMAP_BYTES = 2 ** 31;
 /** Blobs up to this size (most messages) are rows of blobs.db; larger ones are files. */
 export const SMALL_BLOB_BYTES = 256 * 1024;
 
-export function openEmbeddedMail(options: EmbeddedMailOptions): MailPorts {
+/** The embedded ports; the push adapter's own methods too (the consumer thread observes it). */
+export interface EmbeddedMailPorts extends MailPorts {
+  readonly push: SqlitePush;
+}
+
+export function openEmbeddedMail(options: EmbeddedMailOptions): EmbeddedMailPorts {
   const dir = join(options.dataDir, 'mail');
   const sqlite = { synchronous: options.synchronous ?? 'full' } as const;
   const queueDb = openSqlite(join(dir, 'queue.db'), sqlite);

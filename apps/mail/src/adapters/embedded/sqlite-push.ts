@@ -3,6 +3,8 @@
  * or a restarted process, can poll what it missed) and emitted in process to live
  * subscribers (WebSocket) and waiting long polls, once committed. Appends go through a group
  * commit: the events published during one event-loop turn share a transaction.
+ * Another connection of this process (the consumer thread's) announces its committed records
+ * here, so that this connection's subscribers hear of them without waiting for a catch-up read.
  */
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -31,6 +33,7 @@ const PRUNE_EVERY = 1000;
 
 export class SqlitePush implements Push {
   readonly #emitter = new EventEmitter();
+  readonly #observers = new Set<(userId: string, record: PushRecord) => void>();
   readonly #group: GroupCommit;
   readonly #now: () => number;
   readonly #retentionMs: number;
@@ -64,7 +67,19 @@ export class SqlitePush implements Push {
       })
       .then((record) => {
         this.#emitter.emit(userId, record);
+        for (const observer of this.#observers) observer(userId, record);
       });
+  }
+
+  /** A record another connection committed: told to this one's subscribers and long polls. */
+  announce(userId: string, record: PushRecord): void {
+    this.#emitter.emit(userId, record);
+  }
+
+  /** Every record this connection commits, whoever its user (the consumer thread forwards them). */
+  observe(observer: (userId: string, record: PushRecord) => void): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
   }
 
   subscribe(userId: string, listener: (record: PushRecord) => void): () => void {

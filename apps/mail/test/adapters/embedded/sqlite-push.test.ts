@@ -44,3 +44,32 @@ t.test('a long poll waits for the next event, or times out empty, or ends on abo
   controller.abort();
   t.same(await aborted, []);
 });
+
+t.test('observers see every committed record with its user; announce tells subscribers only', async (t) => {
+  const db = openSqlite(':memory:');
+  t.teardown(() => db.close());
+  const writer = new SqlitePush(db);
+  const listener = new SqlitePush(db);
+  const observed: [string, string][] = [];
+  const off = writer.observe((userId, record) => {
+    observed.push([userId, record.event.email_id]);
+    listener.announce(userId, record);
+  });
+  const heard: number[] = [];
+  t.teardown(listener.subscribe('alice', (record) => heard.push(record.seq)));
+  await writer.publish('alice', { type: 'message.new', email_id: 'e1' });
+  await writer.publish('bob', { type: 'message.new', email_id: 'e2' });
+  off();
+  await writer.publish('alice', { type: 'message.new', email_id: 'e3' });
+  t.same(observed, [
+    ['alice', 'e1'],
+    ['bob', 'e2'],
+  ]);
+  const backlog = await listener.poll('alice', 0, { waitMs: 0, limit: 10 });
+  t.same(heard, [backlog[0]?.seq], "the other connection's record reached this one's subscriber");
+  t.same(
+    backlog.map((r) => r.event.email_id),
+    ['e1', 'e3'],
+    'announce wrote nothing: the backlog has each record once',
+  );
+});
