@@ -3,7 +3,10 @@
  * checkpointer.ts), one series per figure with the database as a label, so that a WAL that stops
  * being copied back (a long reader pins it; rounds or copy-backs fail) shows before the disk fills.
  * Every service of a process shares the app's registry: the gauges are made once per registry and
- * each registered database adds its label.
+ * each registered database adds its label. The running totals (rounds, failures) are gauges set
+ * from the checkpointer's stats at each scrape, not counters (which only count up from here);
+ * `rate()` reads them as it would counters, as they restart only with the process. A database
+ * stays registered for the registry's life: each is opened once per process, with the app.
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { WalCheckpoints } from './sqlite-wal-checkpointer.ts';

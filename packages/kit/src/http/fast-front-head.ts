@@ -37,6 +37,11 @@ const GET_LINE = Buffer.from('GET /', 'latin1');
 const POST_LINE = Buffer.from('POST /', 'latin1');
 const VERSION = Buffer.from(' HTTP/1.1', 'latin1');
 const MAX_LENGTH_DIGITS = 9;
+/**
+ * node:http refuses a head of more than about 1,000 fields (431) whatever its size, and older
+ * versions dropped the fields past 2,000: a client's own requests have a handful.
+ */
+const MAX_HEADER_LINES = 100;
 
 /** The headers the front looks at (every other one is read past), as small integers. */
 const Name = {
@@ -56,8 +61,10 @@ export type ValueText = (bytes: Buffer, start: number, end: number) => string;
 const latin1: ValueText = (bytes, start, end) => bytes.toString('latin1', start, end);
 
 /**
- * Reads the head in `bytes` up to `end` (the blank line's CR, which is not read). `maxUrlLength` as
- * the edge's 414: a longer target is node:http's to refuse. `authorizationText` gives the
+ * Reads the head in `bytes` up to `end`, where the `\r\n\r\n` after the last header line begins (the
+ * byte at `end`, that CR, is read too: a bare CR just before it must not pass as a line end).
+ * `maxUrlLength` as the edge's 414: a longer target is node:http's to refuse. So is a head of more
+ * than MAX_HEADER_LINES header lines. `authorizationText` gives the
  * Authorization value's text (a connection may give back the string of its previous request).
  */
 export function readFrontHead(
@@ -88,8 +95,9 @@ export function readFrontHead(
   let authorization: string | undefined;
   let contentType: string | undefined;
   let contentLength: number | undefined;
+  let lines = 0;
   while (at < end) {
-    if (bytes[at] !== CR || bytes[at + 1] !== LF) return undefined;
+    if (bytes[at] !== CR || bytes[at + 1] !== LF || ++lines > MAX_HEADER_LINES) return undefined;
     at += 2;
     // The name: a token, then the colon (no white space before it).
     const nameStart = at;
@@ -161,7 +169,11 @@ function nameOf(bytes: Buffer, start: number, end: number): Name {
     case 14:
       return equalsLower(bytes, start, end, 'content-length') ? Name.ContentLength : Name.Other;
     case 16:
-      return equalsLower(bytes, start, end, 'content-encoding') ? Name.Refused : Name.Other;
+      // node:http's parser reads Proxy-Connection as it reads Connection (a close it obeys).
+      return equalsLower(bytes, start, end, 'content-encoding') ||
+        equalsLower(bytes, start, end, 'proxy-connection')
+        ? Name.Refused
+        : Name.Other;
     case 17:
       return equalsLower(bytes, start, end, 'transfer-encoding') ? Name.Refused : Name.Other;
     default:
