@@ -135,7 +135,7 @@ export class WalCheckpointer implements WalRestarts {
 
   /**
    * A copy-back the writer could not do (`walCopyBack(db, checkpointer)`; a writer on a thread of
-   * its own passes the message back with its batch's answer).
+   * its own, `threadWalCopyBack`, passes the message back with its batch's answer).
    */
   copyBackFailed(message: string): void {
     this.#stats = {

@@ -90,6 +90,27 @@ export function walCopyBack(db: DatabaseSync, failures: WalCopyBackFailures = wa
   };
 }
 
+/**
+ * `walCopyBack` for a writer on a thread of its own, which cannot reach the file's WalCheckpointer:
+ * each call gives back the failure's message (undefined when it went, or was left for a lock), for
+ * the writer to pass back with its batch's answer. `failWith` (tests): every call fails so, as a
+ * disk fault would, without touching the file.
+ */
+export function threadWalCopyBack(db: DatabaseSync, failWith?: string): () => string | undefined {
+  if (failWith !== undefined) return () => failWith;
+  let failure: string | undefined;
+  const copyBack = walCopyBack(db, {
+    copyBackFailed(message) {
+      failure = message;
+    },
+  });
+  return () => {
+    failure = undefined;
+    copyBack();
+    return failure;
+  };
+}
+
 export {
   WalCheckpointer,
   type WalCheckpoints,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import t, { type Test } from 'tap';
-import { openSqlite, walCopyBack, WalCheckpointer } from '../src/sqlite.ts';
+import { openSqlite, threadWalCopyBack, walCopyBack, WalCheckpointer } from '../src/sqlite.ts';
 
 function tempFile(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'kit-wal-restart-'));
@@ -188,3 +188,18 @@ t.test(
     t.ok(checkpointer.takeRestart(), 'and asks for the restart');
   },
 );
+
+t.test('threadWalCopyBack: each call gives back its failure, for the batch’s answer', async (t) => {
+  const file = tempFile(t);
+  const { db, batch } = writer(file);
+  const copyBack = threadWalCopyBack(db);
+  batch();
+  t.equal(copyBack(), undefined, 'a copy-back that went');
+  db.exec('BEGIN');
+  batch();
+  t.equal(copyBack(), undefined, 'a lock held a moment is no failure');
+  db.exec('ROLLBACK');
+  db.close();
+  t.match(copyBack(), /finalized|not open/, 'a failure other than a lock');
+  t.equal(threadWalCopyBack(openSqlite(tempFile(t)), 'disk I/O error')(), 'disk I/O error', 'failWith');
+});

@@ -5,7 +5,7 @@
  */
 import { workerData } from 'node:worker_threads';
 // The sqlite and worker subpaths only: the thread has no use for the HTTP stack the kit's index brings.
-import { openSqlite, walCopyBack } from '@tessera/kit/sqlite';
+import { openSqlite, threadWalCopyBack } from '@tessera/kit/sqlite';
 import { answerRequests } from '@tessera/kit/worker';
 import { JournalBatchWriter } from './journal-store.ts';
 import type { JournalCommand } from './worker-journal.ts';
@@ -21,22 +21,14 @@ db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new JournalBatchWriter(db);
 // When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over. A
 // copy-back that fails goes back as the batch's answer, to the checkpointer's stats.
-let copyBackFailure: string | null = null;
-const failures = {
-  copyBackFailed(message: string): void {
-    copyBackFailure = message;
-  },
-};
-const copyBack =
-  failCopyBacks === undefined ? walCopyBack(db, failures) : () => failures.copyBackFailed(failCopyBacks);
+const copyBack = threadWalCopyBack(db, failCopyBacks);
 
 answerRequests<JournalCommand, string | null>((command) => {
   if (command.kind === 'close') {
     db.close();
     return null;
   }
-  copyBackFailure = null;
-  if (command.restartWal) copyBack();
+  const copyBackFailure = command.restartWal ? copyBack() : undefined;
   writer.write(command.batch);
-  return copyBackFailure;
+  return copyBackFailure ?? null;
 });

@@ -6,7 +6,7 @@
  */
 import { workerData } from 'node:worker_threads';
 // The sqlite and worker subpaths only: the thread has no use for the HTTP stack the kit's index brings.
-import { openSqlite, walCopyBack } from '@tessera/kit/sqlite';
+import { openSqlite, threadWalCopyBack } from '@tessera/kit/sqlite';
 import { answerRequests } from '@tessera/kit/worker';
 import type { Win } from '../../core/win.ts';
 import { WinBatchWriter } from './win-batch-writer.ts';
@@ -24,14 +24,7 @@ db.exec('PRAGMA wal_autocheckpoint = 0');
 const writer = new WinBatchWriter(db);
 // When asked (WalCheckpointer#takeRestart): the batch's transaction then starts the WAL over. A
 // copy-back that fails goes back with the batch's answer, to the checkpointer's stats.
-let copyBackFailure: string | undefined;
-const failures = {
-  copyBackFailed(message: string): void {
-    copyBackFailure = message;
-  },
-};
-const copyBack =
-  failCopyBacks === undefined ? walCopyBack(db, failures) : () => failures.copyBackFailed(failCopyBacks);
+const copyBack = threadWalCopyBack(db, failCopyBacks);
 
 answerRequests<WinLogCommand, WrittenSeqs>(
   (command) => {
@@ -39,8 +32,7 @@ answerRequests<WinLogCommand, WrittenSeqs>(
       db.close();
       return { seqs: new Float64Array(0), originals: [], copyBackFailure: undefined };
     }
-    copyBackFailure = undefined;
-    if (command.restartWal) copyBack();
+    const copyBackFailure = command.restartWal ? copyBack() : undefined;
     const { results } = writer.write(decodeWins(command.wins));
     // Seqs only, and the original of each replayed match id: the caller has the rest.
     const seqs = new Float64Array(results.length);
