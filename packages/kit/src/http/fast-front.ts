@@ -30,7 +30,7 @@ import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http
 import type { Socket } from 'node:net';
 import { readFrontHead } from './fast-front-head.ts';
 import type { PlainAnswer } from './fast-route-types.ts';
-import { OWN_HEADERS, type FastRoutes } from './fast-routes.ts';
+import { MAX_REMEMBERED_LENGTH, OWN_HEADERS, type FastRoutes } from './fast-routes.ts';
 
 export interface FrontOptions {
   readonly maxUrlLength: number;
@@ -50,8 +50,6 @@ const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 /** node:http's own limit on a head (431 above it): a longer one is node:http's to refuse. */
 const MAX_HEAD_BYTES = 16_384;
 const ASCII_VALUE = /^[\t\x20-\x7e]*$/;
-/** The longest Authorization a connection keeps between requests (fast-routes.ts remembers as long). */
-const MAX_REMEMBERED_AUTHORIZATION = 4096;
 /** Bytes a client may send ahead of an answer still to come before the socket stops reading. */
 const MAX_AHEAD_BYTES = 65_536;
 
@@ -150,7 +148,7 @@ class FrontConnection {
       bytes.compare(last.bytes, 0, last.bytes.length, start, end) === 0
     )
       return last.text;
-    if (end - start > MAX_REMEMBERED_AUTHORIZATION) return bytes.toString('latin1', start, end);
+    if (end - start > MAX_REMEMBERED_LENGTH) return bytes.toString('latin1', start, end);
     this.#authorization = {
       bytes: Buffer.from(bytes.subarray(start, end)),
       text: bytes.toString('latin1', start, end),

@@ -73,8 +73,11 @@ const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8
 
 /** Authorization headers whose tokens are remembered (all forgotten at once past this). */
 const MAX_REMEMBERED_TOKENS = 1024;
-/** Longer headers are read each time: the memory a client can make the server hold stays small. */
-const MAX_REMEMBERED_LENGTH = 4096;
+/**
+ * Longer Authorization headers are read each time, here and by the front's connections: the
+ * memory a client can make the server hold stays small.
+ */
+export const MAX_REMEMBERED_LENGTH = 4096;
 
 /** Registered answers, tried in order on every GET, and writes by request target. */
 
