@@ -126,7 +126,7 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     issuer: platform.AUTH_ISSUER,
     audience: platform.AUTH_AUDIENCE,
   });
-  const telemetry = startTelemetry({
+  const telemetry = await startTelemetry({
     serviceName: platform.OTEL_SERVICE_NAME,
     endpoint: platform.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
