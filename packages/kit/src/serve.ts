@@ -14,6 +14,7 @@ import { closeWithDeadline } from './http/close.ts';
 import { installPages } from './http/pages.ts';
 import type { PageMount } from './http/pages.ts';
 import { loadTls } from './http/tls.ts';
+import { keepHeapBetweenBursts } from './heap-between-bursts.ts';
 import { createLogger, isInteractive, printBanner } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadOrCreateSecret } from './secret.ts';
@@ -113,6 +114,7 @@ function urlOf(app: FastifyInstance, https: boolean): string {
 export async function serve(opts: ServeOptions): Promise<RunningService> {
   // Reading everything first means a misconfigured pod fails before it opens any file or port.
   const { platform, services } = plan(opts);
+  keepHeapBetweenBursts();
   const tls = loadTls(platform.TLS_CERT_FILE, platform.TLS_KEY_FILE);
   const logger = createLogger({ level: platform.LOG_LEVEL, name: opts.name, format: platform.LOG_FORMAT });
   // With an identity provider configured, a generated secret would only widen what is accepted.
