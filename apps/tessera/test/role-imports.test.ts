@@ -15,6 +15,17 @@ import t from 'tap';
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const RECORDER = fileURLToPath(new URL('./fixtures/record-imports.ts', import.meta.url));
 
+/**
+ * This process's environment without what would choose the distributed stores or an OTLP export
+ * (`make test` exports the shared servers' URLs to every test).
+ */
+function embeddedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['NATS_URL', 'REDIS_URL', 'CASSANDRA_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT'])
+    delete env[name];
+  return env;
+}
+
 /** Starts `tessera run <service> <role>`, waits until it listens, stops it; its imports' URLs. */
 async function importsOf(service: string, role: string, env: Record<string, string>): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-imports-'));
@@ -35,7 +46,7 @@ async function importsOf(service: string, role: string, env: Record<string, stri
       {
         stdio: ['ignore', 'pipe', 'inherit'],
         env: {
-          ...process.env,
+          ...embeddedEnv(),
           ...env,
           DATA_DIR: dir,
           PORT: '0',
