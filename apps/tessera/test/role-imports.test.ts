@@ -85,7 +85,9 @@ t.test('the leaderboard api role on embedded stores imports the leaderboard alon
     /\/apps\/exchange\//,
     /\/node_modules\/@opentelemetry\/sdk-/,
     /\/node_modules\/cassandra-driver\//,
-    /\/apps\/leaderboard\/src\/adapters\/(redis|cassandra\/(?!cassandra-url))/,
+    /\/apps\/leaderboard\/src\/adapters\/(redis|nats|cassandra\/(?!cassandra-url))/,
+    // The rate limits' Redis client without REDIS_URL, the pretty printer when logging JSON.
+    /\/node_modules\/(ioredis|@nats-io\/[^/]+|pino-pretty)\//,
   ];
   for (const pattern of unwanted) {
     t.same(

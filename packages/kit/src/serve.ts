@@ -9,7 +9,6 @@ import { createAuthenticator } from './auth.ts';
 import { configError, parseConfig, platformSettings } from './config.ts';
 import type { PlatformConfig } from './config.ts';
 import { createHttpApp } from './http/app.ts';
-import { openRateLimitRedis } from './http/rate-limit-redis.ts';
 import { closeWithDeadline } from './http/close.ts';
 import { installPages } from './http/pages.ts';
 import type { PageMount } from './http/pages.ts';
@@ -133,12 +132,17 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     endpoint: platform.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
 
-  // Several replicas behind one address share their callers' budgets through Redis.
+  // Several replicas behind one address share their callers' budgets through Redis. Its client is
+  // imported only then: a process without it keeps ioredis' modules out of its heap.
   const rateLimitRedis =
     platform.REDIS_URL === undefined ||
     (!platform.RATE_LIMIT_ENABLED && platform.AUTH_FAILURE_LIMIT_PER_MINUTE === 0)
       ? undefined
-      : openRateLimitRedis({ url: platform.REDIS_URL, keyPrefix: platform.RATE_LIMIT_REDIS_PREFIX, logger });
+      : (await import('./http/rate-limit-redis.ts')).openRateLimitRedis({
+          url: platform.REDIS_URL,
+          keyPrefix: platform.RATE_LIMIT_REDIS_PREFIX,
+          logger,
+        });
 
   const app = await createHttpApp({
     name: opts.name,
