@@ -4,67 +4,31 @@
  * would sit in its heap, and every full garbage collection marks them: on the leaderboard's api
  * role they doubled the heap and the pause that set the updates' p99 at 2,000/s.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { launchTessera } from '@tessera/testkit';
 import t from 'tap';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const RECORDER = fileURLToPath(new URL('./fixtures/record-imports.ts', import.meta.url));
 
 /**
- * This process's environment without what would choose the distributed stores or an OTLP export
- * (`make test` exports the shared servers' URLs to every test).
+ * Starts `tessera run <service> <role>` with the import recorder, waits until it listens (or fails
+ * after the launcher's deadline, the process killed), stops it: its imports' URLs. Neither an OTLP
+ * endpoint from the environment (it would import the SDK) nor tap's NODE_OPTIONS (its loaders would
+ * be recorded) reach it; the launcher drops the shared servers' URLs that `make test` exports.
  */
-function embeddedEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of ['NATS_URL', 'REDIS_URL', 'CASSANDRA_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT'])
-    delete env[name];
-  return env;
-}
-
-/** Starts `tessera run <service> <role>`, waits until it listens, stops it; its imports' URLs. */
 async function importsOf(service: string, role: string, env: Record<string, string>): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-imports-'));
   try {
     const file = join(dir, 'imports.txt');
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=development',
-        '--disable-warning=ExperimentalWarning',
-        '--import',
-        RECORDER,
-        MAIN,
-        'run',
-        service,
-        role,
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: {
-          ...embeddedEnv(),
-          ...env,
-          DATA_DIR: dir,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'info',
-          RECORD_IMPORTS_FILE: file,
-        },
-      },
-    );
-    await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`tessera run ${service} ${role} exited with ${code}`)));
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        if (line.includes('listening')) resolve();
-      });
+    const launched = await launchTessera(['run', service, role], {
+      nodeArgs: ['--import', RECORDER],
+      unsetEnv: ['OTEL_EXPORTER_OTLP_ENDPOINT', 'NODE_OPTIONS'],
+      env: { ...env, DATA_DIR: dir, RECORD_IMPORTS_FILE: file },
     });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await launched.stop();
     return readFileSync(file, 'utf8').split('\n').filter(Boolean);
   } finally {
     rmSync(dir, { recursive: true, force: true });

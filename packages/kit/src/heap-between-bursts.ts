@@ -5,9 +5,13 @@ import { setFlagsFromString } from 'node:v8';
  * A server's heap grows to what its busiest moments need; when the load drops, the reducer runs
  * compacting full collections to hand that memory back, and the next burst's requests wait for
  * them and then for the heap to grow again. On the leaderboard's api role, pinned to one core,
- * each cost 47–62 ms paused plus 43–75 ms of marking steps and set the updates' p99 at 2,000/s;
- * without it, full collections there pause 7–17 ms. The memory stays with the process, which is
- * what its limits on a cluster were sized for anyway.
+ * each cost tens of milliseconds paused plus more of marking steps and set the updates' p99 at
+ * 2,000/s (the traces and figures: docs/benchmarks.md, session 19). The memory stays with the
+ * process, which is what its limits on a cluster were sized for anyway.
+ *
+ * Node documents changing V8's flags after start-up as unpredictable: a flag may take no effect.
+ * This one is read when V8 decides to schedule the reducer, after start-up; `--trace-gc` after the
+ * change showed no `(reduce)` collection in any thread. Called by serve(), the process's entry.
  */
 export function keepHeapBetweenBursts(): void {
   setFlagsFromString('--no-memory-reducer');

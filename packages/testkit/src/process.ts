@@ -28,6 +28,10 @@ export interface LaunchOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Longest wait for the "listening" line (default 60 s: a role may rebuild its ranking first). */
   readonly timeoutMs?: number;
+  /** Node's own flags, before the program (e.g. `--import` of a test's hooks). */
+  readonly nodeArgs?: readonly string[];
+  /** Variables of the test's environment the process must not inherit (before `env` is added). */
+  readonly unsetEnv?: readonly string[];
 }
 
 /**
@@ -44,9 +48,9 @@ const SERVER_VARIABLES = [
   'S3_URL',
 ];
 
-function inheritedEnv(): NodeJS.ProcessEnv {
+function inheritedEnv(unset: readonly string[] = []): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of SERVER_VARIABLES) delete env[name];
+  for (const name of [...SERVER_VARIABLES, ...unset]) delete env[name];
   return env;
 }
 
@@ -57,11 +61,17 @@ export function launchTessera(
 ): Promise<LaunchedProcess> {
   const child = spawn(
     process.execPath,
-    ['--conditions=development', '--disable-warning=ExperimentalWarning', MAIN, ...args],
+    [
+      '--conditions=development',
+      '--disable-warning=ExperimentalWarning',
+      ...(options.nodeArgs ?? []),
+      MAIN,
+      ...args,
+    ],
     {
       // Random free ports for HTTP and SMTP, so that tests can run side by side.
       env: {
-        ...inheritedEnv(),
+        ...inheritedEnv(options.unsetEnv),
         HOST: '127.0.0.1',
         PORT: '0',
         SMTP_PORT: '0',
