@@ -5,13 +5,23 @@ import { CommandUsageError } from './commands/usage-error.ts';
 import { ARCHIVE_USAGE, EXCHANGE_USAGE, LEADERBOARD_USAGE, MAIL_USAGE } from './commands/usage.ts';
 import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
-import { loadService, loadServices } from './services.ts';
+import { SERVICE_NAMES, loadService } from './services.ts';
 import { VERSION } from './version.ts';
 
-/** Every service's roles, one line each: loads every service, so only for usage texts. */
+/**
+ * Every service's roles, one line each: loads every service, so only for usage texts. A service
+ * that cannot be loaded gets a line saying why, so that help itself still prints.
+ */
 async function roleLines(): Promise<string> {
-  const services = await loadServices();
-  return services.map((s) => `    ${s.name}: ${Object.keys(s.roles).join(', ')}`).join('\n');
+  const lines = SERVICE_NAMES.map(async (name) => {
+    try {
+      const service = await loadService(name);
+      return `    ${name}: ${Object.keys(service?.roles ?? {}).join(', ')}`;
+    } catch (error) {
+      return `    ${name}: (cannot be loaded: ${(error as Error).message})`;
+    }
+  });
+  return (await Promise.all(lines)).join('\n');
 }
 
 /** The usage text; it names every service's roles, so it loads every service. */
@@ -65,7 +75,7 @@ export async function main(argv: readonly string[], env = process.env): Promise<
       case 'mail':
         return await (await import('./commands/mail.ts')).mailCommand(rest, env);
       case 'openapi': {
-        const { values } = await parse(rest, { out: { type: 'string' } });
+        const { values } = parse(rest, { out: { type: 'string' } });
         const text = openApiText(await platformOpenApi());
         if (values.out === undefined) process.stdout.write(text);
         else writeFileSync(values.out, text);
@@ -88,6 +98,10 @@ export async function main(argv: readonly string[], env = process.env): Promise<
         return 2;
     }
   } catch (error) {
+    if (error instanceof BadOption) {
+      console.error(`tessera: ${error.message}\n\n${await usage()}`);
+      return 2;
+    }
     if (error instanceof ConfigError || error instanceof UsageError || error instanceof CommandUsageError) {
       console.error(`tessera: ${error.message}`);
       return 2;
@@ -98,17 +112,20 @@ export async function main(argv: readonly string[], env = process.env): Promise<
 
 class UsageError extends Error {}
 
+/** A bad option: reported with the usage text, which is built (loading every service) only then. */
+class BadOption extends UsageError {}
+
 /** parseArgs, with a bad option reported as a usage error. */
-async function parse<O extends ParseArgsConfig['options']>(args: readonly string[], options: O) {
+function parse<O extends ParseArgsConfig['options']>(args: readonly string[], options: O) {
   try {
     return parseArgs({ args: [...args], options });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${await usage()}`);
+    throw new BadOption((error as Error).message);
   }
 }
 
 async function token(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const { values } = await parse(args, {
+  const { values } = parse(args, {
     sub: { type: 'string' },
     scope: { type: 'string' },
     ttl: { type: 'string' },

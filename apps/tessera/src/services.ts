@@ -19,7 +19,7 @@ export function loadService(name: string): Promise<Service | undefined> {
   return Object.hasOwn(LOADERS, name) ? LOADERS[name]!() : Promise.resolve(undefined);
 }
 
-/** Every service, for the embedded platform and the usage text. */
+/** Every service, for the embedded platform. */
 export function loadServices(): Promise<Service[]> {
   return Promise.all(SERVICE_NAMES.map((name) => LOADERS[name]!()));
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createAuthenticator, loadOrCreateSecret } from '@tessera/kit';
 import t, { type Test } from 'tap';
 import { main } from '../src/cli.ts';
+import type * as Cli from '../src/cli.ts';
 
 function capture(t: Test) {
   const out: string[] = [];
@@ -97,4 +98,21 @@ t.test('the archiver cannot run apart on embedded stores, and says why', async (
   });
   t.equal(code, 2);
   t.match(err.at(-1), /archiver role runs in a process of its own only on shared stores/);
+});
+
+t.test('help still prints when a service cannot be loaded, naming it and why', async (t) => {
+  const { main: mockedMain } = await t.mockImport<typeof Cli>('../src/cli.ts', {
+    '../src/services.ts': {
+      SERVICE_NAMES: ['leaderboard', 'mail'],
+      loadService: (name: string) =>
+        name === 'mail'
+          ? Promise.reject(new Error("Cannot find package 'smtp-server'"))
+          : Promise.resolve({ name, roles: { api: {}, archiver: {} } }),
+      loadServices: () => Promise.reject(new Error('not for help')),
+    },
+  });
+  const { out } = capture(t);
+  t.equal(await mockedMain(['help'], {}), 0);
+  t.match(out.join('\n'), /leaderboard: api, archiver/);
+  t.match(out.join('\n'), /mail: \(cannot be loaded: Cannot find package 'smtp-server'\)/);
 });
