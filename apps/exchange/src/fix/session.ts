@@ -8,6 +8,7 @@
  * goes on with the same numbers.
  */
 import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
+import type { FrameOut } from './frame-writer.ts';
 import { readLogon } from './logon.ts';
 import { answerResendRequest, keepSent, type SentMessage, type SentStore } from './resend.ts';
 import { gapFill, reset, type SequenceResetAnswer } from './sequence-reset.ts';
@@ -139,6 +140,17 @@ export class FixSession {
     const action = this.#frameAt(seq, msgType, body, now);
     this.nextOut++;
     return action;
+  }
+
+  /** `send`, its frame written into `out` (the connection's bytes) rather than made a string. */
+  sendInto(out: FrameOut, msgType: string, body: string, now: number): void {
+    const seq = this.nextOut;
+    const time = this.#stamps.format(now);
+    if (!ADMIN_TYPES.has(msgType))
+      keepSent(this.#sent, seq, { msgType, body, sendingTime: time }, this.#window);
+    this.#lastSent = now;
+    out.frame(msgType, this.#compId, this.senderCompId, seq, time, body);
+    this.nextOut++;
   }
 
   /** A session-level Reject (35=3) of inbound message `refSeq`. */
