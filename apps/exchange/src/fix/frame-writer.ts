@@ -10,7 +10,10 @@ import { BEGIN_STRING, SOH } from './codec.ts';
 
 /** Where a session writes an application message's frame. */
 export interface FrameOut {
-  /** The frame `35=msgType|49=sender|56=target|34=seq|52=sendingTime|` + body (already encoded). */
+  /**
+   * The frame `35=msgType|49=sender|56=target|34=seq|52=sendingTime|` + body (already encoded);
+   * answers where its body starts in `bytes` (the SendingTime's value and SOH are just before).
+   */
   frame(
     msgType: string,
     sender: string,
@@ -18,7 +21,9 @@ export interface FrameOut {
     seq: number,
     sendingTime: string,
     body: string,
-  ): void;
+  ): number;
+  /** The bytes the last frame was written into. */
+  readonly bytes: Buffer;
 }
 
 const CHUNK = 256 * 1024;
@@ -41,6 +46,10 @@ export class FrameWriter implements FrameOut {
     this.#chunk = Buffer.allocUnsafe(chunkSize);
   }
 
+  get bytes(): Buffer {
+    return this.#chunk;
+  }
+
   get empty(): boolean {
     return this.#end === this.#start && this.#full.length === 0;
   }
@@ -58,7 +67,7 @@ export class FrameWriter implements FrameOut {
     seq: number,
     sendingTime: string,
     body: string,
-  ): void {
+  ): number {
     const bodyLength =
       msgType.length + sender.length + target.length + digits(seq) + sendingTime.length + body.length + 20;
     this.#room(START.length + digits(bodyLength) + 1 + bodyLength + 7);
@@ -76,6 +85,7 @@ export class FrameWriter implements FrameOut {
     at = int(b, at + 3, seq);
     b[at++] = 1;
     at = field(b, at, 0x35, 0x32, sendingTime);
+    const bodyStart = at;
     at += b.write(body, at, 'latin1');
     let sum = 0;
     for (let i = begin; i < at; i++) sum += b[i]!;
@@ -83,6 +93,7 @@ export class FrameWriter implements FrameOut {
     at = ascii(b, at, CHECKSUMS[sum & 0xff]!);
     b[at++] = 1;
     this.#end = at;
+    return bodyStart;
   }
 
   /** What was written since the last take, in order, for the socket; nothing of it is written again. */

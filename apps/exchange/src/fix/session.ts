@@ -146,11 +146,17 @@ export class FixSession {
   sendInto(out: FrameOut, msgType: string, body: string, now: number): void {
     const seq = this.nextOut;
     const time = this.#stamps.format(now);
-    if (!ADMIN_TYPES.has(msgType))
-      keepSent(this.#sent, seq, { msgType, body, sendingTime: time }, this.#window);
     this.#lastSent = now;
-    out.frame(msgType, this.#compId, this.senderCompId, seq, time, body);
+    const bodyAt = out.frame(msgType, this.#compId, this.senderCompId, seq, time, body);
     this.nextOut++;
+    if (ADMIN_TYPES.has(msgType)) return;
+    const sent = this.#sent;
+    if (sent.setFromFrame === undefined) {
+      keepSent(sent, seq, { msgType, body, sendingTime: time }, this.#window);
+      return;
+    }
+    sent.setFromFrame(seq, msgType, out.bytes, bodyAt - time.length - 1, time.length, bodyAt + body.length);
+    sent.delete(seq - this.#window);
   }
 
   /** A session-level Reject (35=3) of inbound message `refSeq`. */

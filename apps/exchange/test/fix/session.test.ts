@@ -1,6 +1,7 @@
 import t from 'tap';
 import { decode, encode, fieldsText, type Field, type FixMessage } from '../../src/fix/codec.ts';
 import { FrameWriter } from '../../src/fix/frame-writer.ts';
+import { SentLog } from '../../src/fix/sent-log.ts';
 import { FixSession, type SentMessage, type SessionAction, type Sequences } from '../../src/fix/session.ts';
 import { utcTimestamp } from '../../src/fix/utc-timestamp.ts';
 
@@ -168,7 +169,8 @@ t.test('a ResendRequest resends recent application messages and gap-fills the re
 
 t.test('sendInto writes the frame send answers, and keeps it for a resend the same way', async (t) => {
   const bySend = session({ nextIn: 1, nextOut: 1 });
-  const byWriter = session({ nextIn: 1, nextOut: 1 });
+  // Kept in the byte ring, copied from the frame; the other in a Map, from the strings.
+  const byWriter = session({ nextIn: 1, nextOut: 1 }, undefined, new SentLog());
   bySend.receive(logon(), T0);
   byWriter.receive(logon(), T0);
   const out = new FrameWriter();
