@@ -6,6 +6,7 @@
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from '@tessera/kit';
+import type { EncodedBody } from './body-bytes.ts';
 import { decode, FrameReader } from './codec.ts';
 import { FrameWriter } from './frame-writer.ts';
 import { FixOrderGateway, type FixVenue, type OrderSession } from './order-gateway.ts';
@@ -58,7 +59,7 @@ class Connection implements OrderSession {
     return this.session.account;
   }
 
-  sendApp(msgType: string, body: string): void {
+  sendApp(msgType: string, body: string | EncodedBody): void {
     this.session.sendInto(this.#out, msgType, body, this.#acceptor.now());
     this.#scheduleFlush();
   }

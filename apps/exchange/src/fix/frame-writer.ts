@@ -6,12 +6,14 @@
  * exchange's CPU under FIX load, bench/fix.ts, and much of its garbage). A slice handed out is
  * never written again: writing goes on after it, and a full chunk is left to the socket.
  */
+import type { EncodedBody } from './body-bytes.ts';
 import { BEGIN_STRING, SOH } from './codec.ts';
 
 /** Where a session writes an application message's frame. */
 export interface FrameOut {
   /**
-   * The frame `35=msgType|49=sender|56=target|34=seq|52=sendingTime|` + body (already encoded);
+   * The frame `35=msgType|49=sender|56=target|34=seq|52=sendingTime|` + body (already encoded, as
+   * text or bytes);
    * answers where its body starts in `bytes` (the SendingTime's value and SOH are just before).
    */
   frame(
@@ -20,7 +22,7 @@ export interface FrameOut {
     target: string,
     seq: number,
     sendingTime: string,
-    body: string,
+    body: string | EncodedBody,
   ): number;
   /** The bytes the last frame was written into. */
   readonly bytes: Buffer;
@@ -66,7 +68,7 @@ export class FrameWriter implements FrameOut {
     target: string,
     seq: number,
     sendingTime: string,
-    body: string,
+    body: string | EncodedBody,
   ): number {
     const bodyLength =
       msgType.length + sender.length + target.length + digits(seq) + sendingTime.length + body.length + 20;
@@ -86,7 +88,8 @@ export class FrameWriter implements FrameOut {
     b[at++] = 1;
     at = field(b, at, 0x35, 0x32, sendingTime);
     const bodyStart = at;
-    at += b.write(body, at, 'latin1');
+    if (typeof body === 'string') at += b.write(body, at, 'latin1');
+    else at += body.bytes.copy(b, at, 0, body.length);
     let sum = 0;
     for (let i = begin; i < at; i++) sum += b[i]!;
     at = ascii(b, at, '10=');

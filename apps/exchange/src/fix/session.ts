@@ -8,6 +8,7 @@
  * goes on with the same numbers.
  */
 import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
+import { bodyText, type EncodedBody } from './body-bytes.ts';
 import type { FrameOut } from './frame-writer.ts';
 import { readLogon } from './logon.ts';
 import { answerResendRequest, keepSent, type SentMessage, type SentStore } from './resend.ts';
@@ -143,7 +144,7 @@ export class FixSession {
   }
 
   /** `send`, its frame written into `out` (the connection's bytes) rather than made a string. */
-  sendInto(out: FrameOut, msgType: string, body: string, now: number): void {
+  sendInto(out: FrameOut, msgType: string, body: string | EncodedBody, now: number): void {
     const seq = this.nextOut;
     const time = this.#stamps.format(now);
     this.#lastSent = now;
@@ -152,7 +153,7 @@ export class FixSession {
     if (ADMIN_TYPES.has(msgType)) return;
     const sent = this.#sent;
     if (sent.setFromFrame === undefined) {
-      keepSent(sent, seq, { msgType, body, sendingTime: time }, this.#window);
+      keepSent(sent, seq, { msgType, body: bodyText(body), sendingTime: time }, this.#window);
       return;
     }
     sent.setFromFrame(seq, msgType, out.bytes, bodyAt - time.length - 1, time.length, bodyAt + body.length);

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { BodyBytes } from '../../src/fix/body-bytes.ts';
 import { decode, frame } from '../../src/fix/codec.ts';
 import { FrameWriter } from '../../src/fix/frame-writer.ts';
 
@@ -19,6 +20,9 @@ t.test('an application frame is byte for byte the string path’s, checksum and 
   }
   out.frame('j', 'TESSERA', 'S', 7, TIME, body(7));
   t.equal(text(out.take()), expected(7, 'j', 'S'));
+  const bytes = new BodyBytes().reset(0).text(body(8));
+  out.frame('8', 'TESSERA', 'BUYER', 8, TIME, bytes);
+  t.equal(text(out.take()), expected(8), 'a body given as bytes: the same frame');
   t.ok(out.empty, 'nothing left once taken');
 });
 
