@@ -1,6 +1,7 @@
 import t from 'tap';
 import { decode, encode, fieldsText, type Field, type FixMessage } from '../../src/fix/codec.ts';
 import { FrameWriter } from '../../src/fix/frame-writer.ts';
+import type { SentStore } from '../../src/fix/resend.ts';
 import { SentLog } from '../../src/fix/sent-log.ts';
 import { FixSession, type SentMessage, type SessionAction, type Sequences } from '../../src/fix/session.ts';
 import { utcTimestamp } from '../../src/fix/utc-timestamp.ts';
@@ -42,7 +43,7 @@ function sent(actions: readonly SessionAction[]): string[] {
 function session(
   stored: Sequences = { nextIn: 1, nextOut: 1 },
   window?: number,
-  sent = new Map<number, SentMessage>(),
+  sent: SentStore = new Map<number, SentMessage>(),
 ) {
   return new FixSession({
     compId: 'TESSERA',
