@@ -5,21 +5,10 @@ import {
   FinishedOrderReads,
 } from '../../../src/adapters/embedded/finished-order-store.ts';
 import type { Order } from '../../../src/core/messages.ts';
+import { finishedOrder } from './journal-fixtures.ts';
 
-const order = (id: number, creationTime: number, clientOrderId?: string): Order => ({
-  id,
-  account: id % 2 === 0 ? 'alice' : 'bob',
-  creationTime,
-  symbol: 'AAPL',
-  side: 'buy',
-  price: 100,
-  orderType: 'limit',
-  quantity: 1,
-  filledQuantity: 1,
-  remainingQuantity: 0,
-  status: 'completed',
-  ...(clientOrderId === undefined ? {} : { clientOrderId }),
-});
+const order = (id: number, creationTime: number, clientOrderId?: string): Order =>
+  finishedOrder(id, id % 2 === 0 ? 'alice' : 'bob', clientOrderId, creationTime);
 
 t.test('the client order ids of the orders created from a time on: found by bisecting ids', async (t) => {
   const db = new DatabaseSync(':memory:');
