@@ -87,11 +87,13 @@ export class FrameWriter implements FrameOut {
     at = int(b, at + 3, seq);
     b[at++] = 1;
     at = field(b, at, 0x35, 0x32, sendingTime);
+    let sum = 0;
+    for (let i = begin; i < at; i++) sum += b[i]!;
     const bodyStart = at;
     if (typeof body === 'string') at += b.write(body, at, 'latin1');
     else at += body.bytes.copy(b, at, 0, body.length);
-    let sum = 0;
-    for (let i = begin; i < at; i++) sum += b[i]!;
+    if (typeof body !== 'string' && body.sum !== undefined) sum += body.sum;
+    else for (let i = bodyStart; i < at; i++) sum += b[i]!;
     at = ascii(b, at, '10=');
     at = ascii(b, at, CHECKSUMS[sum & 0xff]!);
     b[at++] = 1;
