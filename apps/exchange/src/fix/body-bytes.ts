@@ -51,6 +51,12 @@ export class BodyBytes implements EncodedBody {
   number(n: number): this {
     if (!Number.isSafeInteger(n) || n < 0) return this.text(String(n));
     const b = this.bytes;
+    if (n < 10) {
+      // Most of a report's quantities (one share: LastQty, CumQty, LeavesQty).
+      b[this.length++] = 0x30 + n;
+      this.sum += 0x30 + n;
+      return this;
+    }
     let end = this.length + 1;
     for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) end++;
     let rest = n;
