@@ -117,14 +117,18 @@ export class FinishedOrderReads {
     this.#firstFrom = db.prepare(
       "SELECT id, body->>'creationTime' AS at FROM finished_orders WHERE id >= ? ORDER BY id LIMIT 1",
     );
-    this.#clientIdsFrom = db.prepare(`SELECT account, client_order_id AS clientOrderId FROM finished_orders
-      WHERE id >= ? AND client_order_id IS NOT NULL`);
+    // The ClOrdIDs' own table: a journal of orders without one (REST, the pipeline) has none to
+    // read, where a range of finished_orders would read every order of the day, bodies and all.
+    this.#clientIdsFrom = db.prepare(
+      'SELECT account, client_order_id AS clientOrderId FROM finished_by_client_id WHERE id >= ?',
+    );
   }
 
   /**
    * [account, client order id] of the stored finished orders created from the first time `from`
    * accepts on (`from` holds from some time on: a trading day's start). Ids grow with creation
-   * times, so the first such order is found by bisecting ids, and the rest are one range of them.
+   * times, so the first such order is found by bisecting ids; the ids from it on are then read
+   * off the ClOrdIDs' table.
    */
   clientIdsFrom(from: (creationTime: number) => boolean): Array<[string, string]> {
     const first = (id: number) => this.#firstFrom.get(id) as { id: number; at: number } | undefined;

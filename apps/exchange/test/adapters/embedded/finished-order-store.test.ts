@@ -22,7 +22,12 @@ t.test('the client order ids of the orders created from a time on: found by bise
   const orders: Order[] = [];
   for (let id = 5; id < 2_000; id += 1 + (id % 4))
     orders.push(order(id, id * 10, id % 3 === 0 ? undefined : `c${id}`));
-  finishedOrderInserts(db).orders.run(JSON.stringify(orders));
+  const inserts = finishedOrderInserts(db);
+  inserts.orders.run(JSON.stringify(orders));
+  const byClientId = orders.flatMap((o) =>
+    o.clientOrderId === undefined ? [] : [[o.account, o.clientOrderId, o.id]],
+  );
+  inserts.byClientId.run(JSON.stringify(byClientId));
   for (const from of [0, 50, 51, 7_777, 19_990, 20_000, 1e9]) {
     const expected = orders
       .filter((o) => o.creationTime >= from && o.clientOrderId !== undefined)
