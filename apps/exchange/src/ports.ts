@@ -39,6 +39,11 @@ export interface FinishedOrderReads {
   hasFinishedAfter(account: string, after: number): boolean;
   /** The account's finished orders placed under a client order id, oldest first. */
   finishedByClientId(account: string, clientOrderId: string): Order[];
+  /**
+   * [account, client order id] of the stored finished orders created from the first time `from`
+   * accepts on (it holds from some time on), for the memory of today's ids at opening.
+   */
+  finishedClientIdsFrom(from: (creationTime: number) => boolean): Array<[string, string]>;
 }
 
 export interface Journal extends ExecutionReads, FinishedOrderReads {

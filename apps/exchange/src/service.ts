@@ -38,6 +38,7 @@ import {
   type SymbolSnapshot,
 } from './core/feed.ts';
 import { FinishedClientIds } from './core/finished-client-ids.ts';
+import { SessionClock } from './core/trading-hours.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
 import { Outbox, type AppliedState, type DurableBatch } from './outbox.ts';
@@ -131,12 +132,14 @@ export class ExchangeService {
     // until the next snapshot stores it.
     const stored = journal.latestSnapshot();
     // Without a snapshot the replay below retires every order that ever finished, through this
-    // memory: it knows all their ClOrdIDs. After a snapshot, older ones are the store's only.
+    // memory: it knows all their ClOrdIDs. After a snapshot, it is given today's from the store.
+    const clock = new SessionClock(options.rules.hours, options.rules.holidays);
     const finished = new FinishedClientIds(
       {
         order: (id) => journal.finishedOrder(id),
         byClientId: (account, clientOrderId) => journal.finishedByClientId(account, clientOrderId),
       },
+      (at) => clock.at(at).day,
       stored === undefined,
     );
     const replayed: Retiring = {
@@ -155,6 +158,14 @@ export class ExchangeService {
     // A replay's events went out when the commands first ran: not built again.
     manager.recordEvents = false;
     journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
+    if (stored !== undefined) {
+      // Today is the day of the next command's time (never before the last one's).
+      const today = clock.at(Math.max((options.now ?? Date.now)(), manager.lastAt)).day;
+      finished.load(
+        today,
+        journal.finishedClientIdsFrom((at) => clock.at(at).day >= today),
+      );
+    }
     manager.recordEvents = true;
     manager.retiring = {
       order: (order) => {

@@ -14,8 +14,12 @@ import { rules, T0 } from './core/exchange-rules.ts';
 import { tempFile } from './finished-reads-fixtures.ts';
 
 /** A service over its own journal, counting the store's ClOrdID queries. */
-function counted(file: string, snapshotEvery: number): { service: ExchangeService; queries: () => number } {
-  let now = T0;
+function counted(
+  file: string,
+  snapshotEvery: number,
+  start = T0,
+): { service: ExchangeService; queries: () => number } {
+  let now = start;
   let queries = 0;
   const journal = new SqliteJournal(openSqlite(file, { synchronous: 'normal' }));
   const query = journal.finishedByClientId.bind(journal);
@@ -72,29 +76,44 @@ t.test(
   },
 );
 
-t.test('after a restart from a snapshot the store answers, and refuses a reused ClOrdID', async (t) => {
-  const file = tempFile(t);
-  const first = counted(file, 4);
-  await filledAndResting(first.service);
-  while (first.service.seq % 4 !== 0) await first.service.deposit('carol', 1); // up to a snapshot
-  await first.service.durable();
-  await first.service.close();
+t.test(
+  'after a restart from a snapshot: today’s ids loaded from the store, a reused one refused',
+  async (t) => {
+    const file = tempFile(t);
+    const first = counted(file, 4);
+    await filledAndResting(first.service);
+    while (first.service.seq % 4 !== 0) await first.service.deposit('carol', 1); // up to a snapshot
+    // After the snapshot: c-4 fills (replayed at the restart, not in the store).
+    await first.service.placeOrder('bob', { ...trade, side: 'sell' });
+    await first.service.placeOrder('alice', { ...trade, side: 'buy', clientOrderId: 'c-4' });
+    await first.service.durable();
+    await first.service.close();
 
-  const after = counted(file, 4);
-  await t.rejects(
-    after.service.placeOrder('alice', { ...trade, side: 'buy', clientOrderId: 'c-1' }),
-    duplicate,
-  );
-  const asked = after.queries();
-  t.ok(asked > 0, 'the finished order is the store’s');
-  await after.service.placeOrder('alice', { ...trade, side: 'buy', clientOrderId: 'c-3' });
-  t.ok(after.queries() > asked, 'orders before the snapshot are not in memory: a new ClOrdID asks the store');
-  await after.service.close();
-});
+    const after = counted(file, 1_000_000);
+    await after.service.placeOrder('alice', { ...trade, side: 'buy', clientOrderId: 'c-3' });
+    t.equal(after.queries(), 0, 'complete from the start: a new ClOrdID does not ask the store');
+    for (const reused of ['c-1', 'c-2', 'c-4'])
+      await t.rejects(
+        after.service.placeOrder('alice', { ...trade, side: 'buy', clientOrderId: reused }),
+        duplicate,
+        `${reused} refused`,
+      );
+    t.ok(after.queries() > 0, 'a known one: the store gives the order');
+    t.equal(after.service.orderByClientId('alice', 'c-1')?.status, 'completed', 'found by ClOrdID');
+    await after.service.close();
+
+    // The next day: yesterday's ids are free again (FIX: unique per trading day), still no query.
+    const tomorrow = counted(file, 1_000_000, T0 + 86_400_000);
+    await tomorrow.service.placeOrder('alice', { ...trade, side: 'buy', clientOrderId: 'c-1' });
+    t.equal(tomorrow.queries(), 0, 'a new day: nothing of it finished, nothing asked');
+    await tomorrow.service.close();
+  },
+);
 
 t.test('the memory: a miss answered while complete, the store otherwise and past the bound', async (t) => {
-  const order = (id: number, clientOrderId: string): Order =>
-    ({ id, account: 'alice', clientOrderId }) as unknown as Order;
+  const day = (at: number) => `2026-11-${String(23 + Math.floor(at / 100)).padStart(2, '0')}`;
+  const order = (id: number, clientOrderId: string, creationTime = 0): Order =>
+    ({ id, account: 'alice', clientOrderId, creationTime }) as unknown as Order;
   const asked: string[] = [];
   const store: FinishedOrders = {
     order: () => undefined,
@@ -103,7 +122,7 @@ t.test('the memory: a miss answered while complete, the store otherwise and past
       return clientOrderId === 'a' ? [order(1, 'a')] : [];
     },
   };
-  const ids = new FinishedClientIds(store, true, 2);
+  const ids = new FinishedClientIds(store, day, true, 2);
   ids.finished(order(1, 'a'));
   t.same(ids.byClientId('alice', 'b'), [], 'a miss');
   t.same(ids.byClientId('bob', 'a'), [], 'another account’s id is a miss');
@@ -114,9 +133,25 @@ t.test('the memory: a miss answered while complete, the store otherwise and past
   t.notOk(ids.complete, 'past the bound the memory is let go');
   ids.byClientId('alice', 'z');
   t.same(asked, ['a', 'z'], 'then every question goes to the store');
+  ids.finished(order(4, 'd', 100));
+  t.ok(ids.complete, 'the next day it is complete again');
+  ids.finished(order(5, 'e', 50));
+  ids.byClientId('alice', 'e');
+  ids.byClientId('alice', 'd');
+  t.same(asked, ['a', 'z', 'd'], 'an order of the day before is not kept; today’s is');
 
-  const restarted = new FinishedClientIds(store, false);
-  restarted.finished(order(4, 'd'));
+  const restarted = new FinishedClientIds(store, day, false);
+  restarted.finished(order(6, 'f'));
   restarted.byClientId('alice', 'y');
-  t.equal(asked.at(-1), 'y', 'not complete from the start: the store answers');
+  t.equal(asked.at(-1), 'y', 'from a snapshot, before its load: the store answers');
+  restarted.load('2026-11-23', [['alice', 'g']]);
+  t.ok(restarted.complete);
+  restarted.byClientId('alice', 'x');
+  restarted.byClientId('alice', 'f');
+  restarted.byClientId('alice', 'g');
+  t.same(
+    asked.slice(-3),
+    ['y', 'f', 'g'],
+    'loaded: the replay’s and the store’s ids known, a miss not asked',
+  );
 });

@@ -1,12 +1,14 @@
 /**
  * The FIX 4.4 acceptor: a TCP listener whose connections each run a `FixSession` (the session
  * layer) and hand application messages to the `FixOrderGateway`. What one turn of the event loop
- * produces for a connection goes out in one write, after the session's sequence numbers are
+ * produces for a connection goes out at its end (frame-writer.ts), after the session's sequence numbers are
  * saved: a number that reached the wire is on disk (group commit, as the journal does).
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from '@tessera/kit';
+import type { EncodedBody } from './body-bytes.ts';
 import { decode, FrameReader } from './codec.ts';
+import { FrameWriter } from './frame-writer.ts';
 import { FixOrderGateway, type FixVenue, type OrderSession } from './order-gateway.ts';
 import { SentLog } from './sent-log.ts';
 import { FixSession, type SessionAction } from './session.ts';
@@ -35,7 +37,8 @@ class Connection implements OrderSession {
   readonly #socket: Socket;
   readonly #acceptor: FixAcceptor;
   readonly #reader = new FrameReader();
-  #queue: string[] = [];
+  /** What is to be written, in order, until the end of this turn. */
+  readonly #out = new FrameWriter();
   #flushing = false;
   #closing = false;
   #attached = false;
@@ -56,8 +59,9 @@ class Connection implements OrderSession {
     return this.session.account;
   }
 
-  sendApp(msgType: string, body: string): void {
-    this.run([this.session.send(msgType, body, this.#acceptor.now())]);
+  sendApp(msgType: string, body: string | EncodedBody): void {
+    this.session.sendInto(this.#out, msgType, body, this.#acceptor.now());
+    this.#scheduleFlush();
   }
 
   reject(refSeq: number, refMsgType: string, reason: number, text: string, refTag?: number): void {
@@ -68,7 +72,7 @@ class Connection implements OrderSession {
     for (const action of actions) {
       switch (action.kind) {
         case 'send':
-          this.#queue.push(action.frame);
+          this.#out.raw(action.frame);
           this.#scheduleFlush();
           break;
         case 'logon':
@@ -131,13 +135,11 @@ class Connection implements OrderSession {
 
   #flush(): void {
     this.#flushing = false;
-    if (this.#queue.length === 0 || this.#socket.destroyed) return;
+    if (this.#out.empty || this.#socket.destroyed) return;
     if (this.session.senderCompId !== '') {
       this.#acceptor.store.save(this.session.senderCompId, this.session.sequences());
     }
-    const data = this.#queue.length === 1 ? this.#queue[0]! : this.#queue.join('');
-    this.#queue = [];
-    this.#socket.write(data, 'latin1');
+    for (const bytes of this.#out.take()) this.#socket.write(bytes);
     if (this.#socket.writableLength > HIGH_WATER) this.#socket.pause();
   }
 

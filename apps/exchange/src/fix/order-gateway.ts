@@ -38,8 +38,10 @@ import {
   readCancel,
   readNewOrder,
   readStatusRequest,
+  writeExecutionReport,
   type ReportFields,
 } from './order-messages.ts';
+import { BodyBytes, type EncodedBody } from './body-bytes.ts';
 import { filledBefore, OrderTracking, type TrackedOrder } from './order-tracking.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
 import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_REJ, ORD_STATUS, TAG } from './tags.ts';
@@ -61,8 +63,8 @@ export interface FixVenue {
 /** A logged-on session as the gateway sees it. */
 export interface OrderSession {
   readonly account: string;
-  /** Sends an application message; `body` is its fields after the header, encoded. */
-  sendApp(msgType: string, body: string): void;
+  /** Sends an application message; `body` is its fields after the header, encoded (read at once). */
+  sendApp(msgType: string, body: string | EncodedBody): void;
   reject(refSeq: number, refMsgType: string, reason: number, text: string, refTag?: number): void;
 }
 
@@ -84,6 +86,8 @@ export class FixOrderGateway {
   readonly #answering = new Map<OrderSession, Promise<void>>();
   readonly #unsubscribe: () => void;
   readonly #stamps = new UtcTimestamps();
+  /** Where each durable report's body is written (sessions copy it into their frames at once). */
+  readonly #reportBody = new BodyBytes();
   /** Numbers the ExecIDs of what is not a journaled event (rejects, status answers). */
   #execIds = 0;
 
@@ -436,7 +440,7 @@ export class FixOrderGateway {
           : ORD_STATUS.New;
     // Every field named, absent ones undefined: one object shape on the hot path, no spreads.
     const fields: ReportFields = {
-      orderId: String(t.orderId),
+      orderId: t.orderId,
       clOrdId: cancel !== undefined ? cancel.clOrdId : t.clOrdId,
       origClOrdId: cancel?.origClOrdId,
       execId: fill !== undefined ? `T${fill.id}` : `${execType === EXEC_TYPE.New ? 'N' : 'C'}${t.orderId}`,
@@ -455,7 +459,7 @@ export class FixOrderGateway {
       text: canceled && cancelReason !== 'request' ? `canceled: ${cancelReason}` : undefined,
       transactTime: this.#stamps.format(at),
     };
-    const body = executionReport(fields);
+    const body = writeExecutionReport(this.#reportBody, fields);
     for (const session of sessions) session.sendApp(MSG.ExecutionReport, body);
   }
 }

@@ -5,7 +5,8 @@
  * smallest unit, as in the REST API; FIX sends them as decimals, so "100" and "100.0" are read
  * and "100.5" is refused with a reason.
  */
-import { detached, fieldsText, SOH, type FixMessage } from './codec.ts';
+import { BodyBytes, bodyText } from './body-bytes.ts';
+import { detached, fieldsText, type FixMessage } from './codec.ts';
 import type { Side } from '../core/messages.ts';
 import { CXL_REJ, ORD_REJ, SESSION_REJECT, TAG } from './tags.ts';
 
@@ -195,7 +196,7 @@ export function cxlRejReason(code: string): number {
 
 export interface ReportFields {
   /** The exchange's order id; "NONE" for an order refused before it had one. */
-  readonly orderId: string;
+  readonly orderId: number | string;
   readonly clOrdId: string;
   readonly origClOrdId?: string;
   readonly execId: string;
@@ -218,19 +219,56 @@ export interface ReportFields {
   readonly transactTime: string;
 }
 
-/** The ExecutionReport's body, encoded (it is the hot path: one string, no field arrays). */
+/** Bytes a report takes beyond its strings: its tags, separators and numbers. */
+const REPORT_FIXED = 400;
+
+/**
+ * The ExecutionReport's body, encoded into `out` (it is the hot path: bytes written field by
+ * field, no string per field or number).
+ */
+export function writeExecutionReport(out: BodyBytes, r: ReportFields): BodyBytes {
+  const strings =
+    (typeof r.orderId === 'string' ? r.orderId.length : 0) +
+    r.clOrdId.length +
+    (r.origClOrdId?.length ?? 0) +
+    r.execId.length +
+    r.symbol.length +
+    r.transactTime.length +
+    (r.statusReqId?.length ?? 0) +
+    (r.text?.length ?? 0);
+  out.reset(REPORT_FIXED + strings);
+  if (typeof r.orderId === 'number') out.text('37=').number(r.orderId).soh();
+  else out.text('37=').text(r.orderId).soh();
+  out.text('11=').text(r.clOrdId).soh();
+  if (r.origClOrdId !== undefined) out.text('41=').text(r.origClOrdId).soh();
+  out.text('17=').text(r.execId).soh();
+  out.text('150=').text(r.execType).soh();
+  out.text('39=').text(r.ordStatus).soh();
+  if (r.ordRejReason !== undefined) out.text('103=').number(r.ordRejReason).soh();
+  out.text('55=').text(r.symbol).soh();
+  out.text(r.side === 'buy' ? '54=1' : '54=2').soh();
+  out.text('38=').number(r.quantity).soh();
+  out.text('40=2').soh();
+  out.text('44=').number(r.price).soh();
+  if (r.lastQty !== undefined) {
+    out.text('32=').number(r.lastQty).soh();
+    out.text('31=').number(r.lastPx!).soh();
+  }
+  out.text('151=').number(r.leavesQty).soh();
+  out.text('14=').number(r.cumQty).soh();
+  out
+    .text('6=')
+    .number(r.cumQty === 0 ? 0 : r.filledNotional / r.cumQty)
+    .soh();
+  out.text('60=').text(r.transactTime).soh();
+  if (r.statusReqId !== undefined) out.text('790=').text(r.statusReqId).soh();
+  if (r.text !== undefined) out.text('58=').text(r.text).soh();
+  return out;
+}
+
+/** The ExecutionReport's body as text (the answers read from the state, and the tests). */
 export function executionReport(r: ReportFields): string {
-  let text = `37=${r.orderId}${SOH}11=${r.clOrdId}${SOH}`;
-  if (r.origClOrdId !== undefined) text += `41=${r.origClOrdId}${SOH}`;
-  text += `17=${r.execId}${SOH}150=${r.execType}${SOH}39=${r.ordStatus}${SOH}`;
-  if (r.ordRejReason !== undefined) text += `103=${r.ordRejReason}${SOH}`;
-  text += `55=${r.symbol}${SOH}54=${r.side === 'buy' ? '1' : '2'}${SOH}38=${r.quantity}${SOH}40=2${SOH}44=${r.price}${SOH}`;
-  if (r.lastQty !== undefined) text += `32=${r.lastQty}${SOH}31=${r.lastPx}${SOH}`;
-  const avgPx = r.cumQty === 0 ? 0 : r.filledNotional / r.cumQty;
-  text += `151=${r.leavesQty}${SOH}14=${r.cumQty}${SOH}6=${avgPx}${SOH}60=${r.transactTime}${SOH}`;
-  if (r.statusReqId !== undefined) text += `790=${r.statusReqId}${SOH}`;
-  if (r.text !== undefined) text += `58=${r.text}${SOH}`;
-  return text;
+  return bodyText(writeExecutionReport(new BodyBytes(), r));
 }
 
 export interface CancelRejectFields {

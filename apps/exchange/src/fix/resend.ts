@@ -22,6 +22,15 @@ export interface SentStore {
   set(seq: number, message: SentMessage): unknown;
   delete(seq: number): unknown;
   clear(): void;
+  /** Keeps a message copied from its frame's bytes (SentLog.setFromFrame), where the store can. */
+  setFromFrame?(
+    seq: number,
+    msgType: string,
+    frame: Buffer,
+    timeStart: number,
+    timeLength: number,
+    bodyEnd: number,
+  ): void;
 }
 
 /** Keeps the message sent at `seq`, and forgets the one that falls out of the window. */

@@ -47,17 +47,45 @@ export class SentLog implements SentStore {
     return {
       msgType: this.#types[slot]!,
       sendingTime: this.#bytes.toString('latin1', at, timeEnd),
-      body: this.#bytes.toString('latin1', timeEnd, at + this.#lengths[slot]!),
+      body: this.#bytes.toString('latin1', timeEnd + 1, at + this.#lengths[slot]!),
     };
   }
 
   set(seq: number, { msgType, body, sendingTime }: SentMessage): this {
+    const at = this.#place(seq, msgType, sendingTime.length, body.length);
+    if (at === -1) return this;
+    this.#bytes.write(sendingTime, at, 'latin1');
+    this.#bytes[at + sendingTime.length] = 1;
+    this.#bytes.write(body, at + sendingTime.length + 1, 'latin1');
+    return this;
+  }
+
+  /**
+   * `set`, copied from the frame as written (frame-writer.ts): its SendingTime field's value,
+   * then SOH and the body, are the bytes `[timeStart, bodyEnd)` of `frame`. One copy of bytes
+   * already encoded, where `set` encodes the body's string again.
+   */
+  setFromFrame(
+    seq: number,
+    msgType: string,
+    frame: Buffer,
+    timeStart: number,
+    timeLength: number,
+    bodyEnd: number,
+  ): void {
+    const at = this.#place(seq, msgType, timeLength, bodyEnd - timeStart - timeLength - 1);
+    if (at !== -1) frame.copy(this.#bytes, at, timeStart, bodyEnd);
+  }
+
+  /** Takes a place in the ring for a message; answers where its bytes go, or -1 (not kept). */
+  #place(seq: number, msgType: string, timeLength: number, bodyLength: number): number {
     const slot = seq % this.#window;
-    const length = sendingTime.length + body.length;
+    // The sending time, SOH, the body.
+    const length = timeLength + 1 + bodyLength;
     const capacity = this.#bytes.length;
-    if (length > capacity || sendingTime.length > 255) {
+    if (length > capacity || timeLength > 255) {
       this.#seqs[slot] = 0;
-      return this;
+      return -1;
     }
     let at = this.#written % capacity;
     // A message is never cut by the ring's end: the tail is skipped.
@@ -65,15 +93,13 @@ export class SentLog implements SentStore {
       this.#written += capacity - at;
       at = 0;
     }
-    this.#bytes.write(sendingTime, at, 'latin1');
-    this.#bytes.write(body, at + sendingTime.length, 'latin1');
     this.#seqs[slot] = seq;
     this.#starts[slot] = this.#written;
-    this.#timeLengths[slot] = sendingTime.length;
+    this.#timeLengths[slot] = timeLength;
     this.#lengths[slot] = length;
     this.#types[slot] = msgType;
     this.#written += length;
-    return this;
+    return at;
   }
 
   delete(seq: number): boolean {

@@ -8,6 +8,8 @@
  * goes on with the same numbers.
  */
 import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
+import { bodyText, type EncodedBody } from './body-bytes.ts';
+import type { FrameOut } from './frame-writer.ts';
 import { readLogon } from './logon.ts';
 import { answerResendRequest, keepSent, type SentMessage, type SentStore } from './resend.ts';
 import { gapFill, reset, type SequenceResetAnswer } from './sequence-reset.ts';
@@ -139,6 +141,23 @@ export class FixSession {
     const action = this.#frameAt(seq, msgType, body, now);
     this.nextOut++;
     return action;
+  }
+
+  /** `send`, its frame written into `out` (the connection's bytes) rather than made a string. */
+  sendInto(out: FrameOut, msgType: string, body: string | EncodedBody, now: number): void {
+    const seq = this.nextOut;
+    const time = this.#stamps.format(now);
+    this.#lastSent = now;
+    const bodyAt = out.frame(msgType, this.#compId, this.senderCompId, seq, time, body);
+    this.nextOut++;
+    if (ADMIN_TYPES.has(msgType)) return;
+    const sent = this.#sent;
+    if (sent.setFromFrame === undefined) {
+      keepSent(sent, seq, { msgType, body: bodyText(body), sendingTime: time }, this.#window);
+      return;
+    }
+    sent.setFromFrame(seq, msgType, out.bytes, bodyAt - time.length - 1, time.length, bodyAt + body.length);
+    sent.delete(seq - this.#window);
   }
 
   /** A session-level Reject (35=3) of inbound message `refSeq`. */

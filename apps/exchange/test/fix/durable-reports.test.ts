@@ -2,6 +2,7 @@
 // is written, so what a session is sent (ExecutionReports, status answers, cancel rejects) must not
 // be read from the state in memory at the time it goes: the tests hold a batch's commit and apply
 // the next one meanwhile.
+import { bodyText } from '../../src/fix/body-bytes.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import t from 'tap';
 import { decode, encode, type Field } from '../../src/fix/codec.ts';
@@ -20,7 +21,7 @@ function session(account: string) {
   const s: OrderSession & { sent: typeof sent } = {
     account,
     sent,
-    sendApp: (type, body) => sent.push({ 35: type, ...fields(body) }),
+    sendApp: (type, body) => sent.push({ 35: type, ...fields(bodyText(body)) }),
     reject: (refSeq, refMsgType, reason, text) =>
       sent.push({ 35: '3', 45: String(refSeq), 372: refMsgType, 373: String(reason), 58: text }),
   };

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { bodyText } from '../../src/fix/body-bytes.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -15,7 +16,7 @@ function session(account: string) {
   const s: OrderSession & { sent: string[] } = {
     account,
     sent,
-    sendApp: (type, body) => sent.push(`35=${type}|${body.replaceAll('\x01', '|')}`),
+    sendApp: (type, body) => sent.push(`35=${type}|${bodyText(body).replaceAll('\x01', '|')}`),
     reject: (refSeq, refMsgType, reason, text, refTag) =>
       sent.push(`35=3|45=${refSeq}|371=${refTag}|372=${refMsgType}|373=${reason}|58=${text}`),
   };

@@ -1,9 +1,12 @@
 import t from 'tap';
+import { BodyBytes, bodyText } from '../../src/fix/body-bytes.ts';
 import { decode, encode, frame, type Field, type FixMessage } from '../../src/fix/codec.ts';
 import {
   cancelReject,
   cxlRejReason,
   executionReport,
+  writeExecutionReport,
+  type ReportFields,
   ordRejReason,
   readCancel,
   readNewOrder,
@@ -135,3 +138,37 @@ t.test('executionReport and cancelReject encode the fields FIX 4.4 requires, in 
     '37=7|11=c3|41=c1|39=2|434=1|102=0|58=too late|',
   );
 });
+
+t.test(
+  'writeExecutionReport: one buffer written again and again, numbers as JavaScript writes them',
+  async (t) => {
+    const out = new BodyBytes();
+    const report = (over: Partial<ReportFields>): ReportFields => ({
+      orderId: 12_345,
+      clOrdId: 'c9',
+      execId: 'N12345',
+      execType: '0',
+      ordStatus: '0',
+      symbol: 'MSFT',
+      side: 'buy',
+      price: 10_000,
+      quantity: 3,
+      cumQty: 0,
+      leavesQty: 3,
+      filledNotional: 0,
+      transactTime: '20261128-23:40:00.000',
+      ...over,
+    });
+    const long = report({ text: 'x'.repeat(5_000), ordRejReason: 99, statusReqId: 's1', orderId: 'NONE' });
+    t.equal(bodyText(writeExecutionReport(out, long)), executionReport(long), 'grown for a long text');
+    const fill = report({ cumQty: 3, leavesQty: 0, filledNotional: 29_999, lastQty: 1, lastPx: 9_999 });
+    const text = bodyText(writeExecutionReport(out, fill));
+    t.equal(
+      text.replaceAll('\x01', '|'),
+      `37=12345|11=c9|17=N12345|150=0|39=0|55=MSFT|54=1|38=3|40=2|44=10000|32=1|31=9999|151=0|14=3|6=${29_999 / 3}|60=20261128-23:40:00.000|`,
+      'a shorter one after it: nothing of the first left',
+    );
+    t.ok(text.includes('|6=9999.666'.replaceAll('|', '\x01')), 'a fractional AvgPx as JavaScript writes it');
+    t.equal(bodyText(writeExecutionReport(out, report({ price: -5 }))).includes('\x0144=-5\x01'), true);
+  },
+);

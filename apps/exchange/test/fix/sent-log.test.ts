@@ -1,4 +1,5 @@
 import t from 'tap';
+import { FrameWriter } from '../../src/fix/frame-writer.ts';
 import { SentLog } from '../../src/fix/sent-log.ts';
 
 const message = (seq: number, body = `37=${seq}\x01`) => ({
@@ -32,4 +33,19 @@ t.test('the byte ring: a message overwritten is gone, one never cut, one too lon
   log.set(10, message(10, 'x'.repeat(70_000)));
   t.equal(log.get(10), undefined, 'longer than the ring: not kept (a resend gap-fills it)');
   t.same(log.get(9), big(9));
+});
+
+t.test('a message copied from its frame is kept as `set` keeps it, across the ring’s wrap', async (t) => {
+  const log = new SentLog(10);
+  const out = new FrameWriter(4096);
+  const big = (seq: number) => message(seq, `58=${String(seq).repeat(9_990 / String(seq).length)}\x01`);
+  for (let seq = 1; seq <= 12; seq++) {
+    const m = seq % 2 === 0 ? big(seq) : message(seq);
+    const bodyAt = out.frame(m.msgType, 'TESSERA', 'BUYER', seq, m.sendingTime, m.body);
+    const timeStart = bodyAt - m.sendingTime.length - 1;
+    log.setFromFrame(seq, m.msgType, out.bytes, timeStart, m.sendingTime.length, bodyAt + m.body.length);
+    t.same(log.get(seq), m, `seq ${seq}`);
+  }
+  t.same(log.get(11), message(11));
+  t.equal(log.get(2), undefined, 'gone: its slot and bytes taken by later ones');
 });

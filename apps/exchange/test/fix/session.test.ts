@@ -1,5 +1,8 @@
 import t from 'tap';
 import { decode, encode, fieldsText, type Field, type FixMessage } from '../../src/fix/codec.ts';
+import { FrameWriter } from '../../src/fix/frame-writer.ts';
+import type { SentStore } from '../../src/fix/resend.ts';
+import { SentLog } from '../../src/fix/sent-log.ts';
 import { FixSession, type SentMessage, type SessionAction, type Sequences } from '../../src/fix/session.ts';
 import { utcTimestamp } from '../../src/fix/utc-timestamp.ts';
 
@@ -40,7 +43,7 @@ function sent(actions: readonly SessionAction[]): string[] {
 function session(
   stored: Sequences = { nextIn: 1, nextOut: 1 },
   window?: number,
-  sent = new Map<number, SentMessage>(),
+  sent: SentStore = new Map<number, SentMessage>(),
 ) {
   return new FixSession({
     compId: 'TESSERA',
@@ -163,6 +166,29 @@ t.test('a ResendRequest resends recent application messages and gap-fills the re
     T0,
   );
   t.same(sent(one), ['35=8|34=5|43=Y|11=c']);
+});
+
+t.test('sendInto writes the frame send answers, and keeps it for a resend the same way', async (t) => {
+  const bySend = session({ nextIn: 1, nextOut: 1 });
+  // Kept in the byte ring, copied from the frame; the other in a Map, from the strings.
+  const byWriter = session({ nextIn: 1, nextOut: 1 }, undefined, new SentLog());
+  bySend.receive(logon(), T0);
+  byWriter.receive(logon(), T0);
+  const out = new FrameWriter();
+  for (const [i, body] of ['11=a', '11=b|39=2|58=x'].entries()) {
+    const encoded = body.replaceAll('|', '\x01') + '\x01';
+    const action = bySend.send('8', encoded, T0 + i);
+    byWriter.sendInto(out, '8', encoded, T0 + i);
+    t.equal(Buffer.concat(out.take()).toString('latin1'), action.kind === 'send' ? action.frame : '');
+  }
+  t.equal(byWriter.nextOut, bySend.nextOut);
+  const resend = msg('2', 2, [
+    [7, '2'],
+    [16, '0'],
+  ]);
+  const resent = sent(byWriter.receive(resend, T0));
+  t.same(resent, sent(bySend.receive(resend, T0)));
+  t.same(resent, ['35=8|34=2|43=Y|11=a', '35=8|34=3|43=Y|11=b|39=2|58=x']);
 });
 
 t.test('session-level Reject: unknown MsgType, missing SendingTime, TestRequest without an id', async (t) => {

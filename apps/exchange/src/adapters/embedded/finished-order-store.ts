@@ -100,6 +100,8 @@ export class FinishedOrderReads {
   readonly #page: StatementSync;
   readonly #anyAfter: StatementSync;
   readonly #byClientId: StatementSync;
+  readonly #firstFrom: StatementSync;
+  readonly #clientIdsFrom: StatementSync;
 
   constructor(db: DatabaseSync) {
     ensureFinishedOrderStore(db);
@@ -112,6 +114,34 @@ export class FinishedOrderReads {
     this.#byClientId =
       db.prepare(`SELECT o.body FROM finished_by_client_id c JOIN finished_orders o ON o.id = c.id
       WHERE c.account = ? AND c.client_order_id = ? ORDER BY c.id`);
+    this.#firstFrom = db.prepare(
+      "SELECT id, body->>'creationTime' AS at FROM finished_orders WHERE id >= ? ORDER BY id LIMIT 1",
+    );
+    // The ClOrdIDs' own table: a journal of orders without one (REST, the pipeline) has none to
+    // read, where a range of finished_orders would read every order of the day, bodies and all.
+    this.#clientIdsFrom = db.prepare(
+      'SELECT account, client_order_id AS clientOrderId FROM finished_by_client_id WHERE id >= ?',
+    );
+  }
+
+  /**
+   * [account, client order id] of the stored finished orders created from the first time `from`
+   * accepts on (`from` holds from some time on: a trading day's start). Ids grow with creation
+   * times, so the first such order is found by bisecting ids; the ids from it on are then read
+   * off the ClOrdIDs' table.
+   */
+  clientIdsFrom(from: (creationTime: number) => boolean): Array<[string, string]> {
+    const first = (id: number) => this.#firstFrom.get(id) as { id: number; at: number } | undefined;
+    let low = 0;
+    let high = Number.MAX_SAFE_INTEGER;
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      const row = first(mid);
+      if (row === undefined || from(row.at)) high = mid;
+      else low = row.id + 1;
+    }
+    const rows = this.#clientIdsFrom.all(low) as Array<{ account: string; clientOrderId: string }>;
+    return rows.map((row) => [row.account, row.clientOrderId]);
   }
 
   order(id: number, held: readonly Generation[]): Order | undefined {

@@ -102,6 +102,11 @@ export class GroupCommitJournal implements Journal {
     return this.#reads.finishedByClientId(account, clientOrderId, this.#held);
   }
 
+  finishedClientIdsFrom(from: (creationTime: number) => boolean): Array<[string, string]> {
+    // Only opening reads it: what is held then is the replay's, which the memory saw finish.
+    return this.#reads.finishedClientIdsFrom(from);
+  }
+
   commit(): Promise<void> {
     return this.#batch?.promise ?? this.#inFlight ?? Promise.resolve();
   }

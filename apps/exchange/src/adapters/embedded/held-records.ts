@@ -43,19 +43,21 @@ export class Generation {
   readonly executions: Execution[] = [];
   readonly #ordersOf = new Map<string, OrderRun>();
   readonly #executionsOf = new Map<string, Execution[]>();
-  /** By account and client order id (`${account}\0${clientOrderId}`), oldest first. */
+  /**
+   * By account and client order id (`${account}\0${clientOrderId}`), oldest first, built when
+   * first asked: the exchange asks only for an id its own memory knows (a duplicate, a resend;
+   * finished-client-ids.ts), and a key and an entry made for every finished order cost about 4 %
+   * of the FIX order path. `#unindexed` holds the orders with a client order id not in it yet.
+   */
   readonly #byClientId = new Map<string, Order[]>();
+  #unindexed: Order[] = [];
 
   addOrder(order: Order): void {
     this.orders.set(order.id, order);
     let run = this.#ordersOf.get(order.account);
     if (run === undefined) this.#ordersOf.set(order.account, (run = new OrderRun()));
     run.add(order);
-    if (order.clientOrderId === undefined) return;
-    const key = `${order.account}\0${order.clientOrderId}`;
-    const placed = this.#byClientId.get(key);
-    if (placed === undefined) this.#byClientId.set(key, [order]);
-    else placed.push(order);
+    if (order.clientOrderId !== undefined) this.#unindexed.push(order);
   }
 
   addExecution(execution: Execution): void {
@@ -76,7 +78,18 @@ export class Generation {
 
   /** The account's finished orders placed under a client order id (not in id order). */
   byClientId(account: string, clientOrderId: string): readonly Order[] {
+    if (this.#unindexed.length > 0) this.#index();
     return this.#byClientId.get(`${account}\0${clientOrderId}`) ?? NONE;
+  }
+
+  #index(): void {
+    for (const order of this.#unindexed) {
+      const key = `${order.account}\0${order.clientOrderId!}`;
+      const placed = this.#byClientId.get(key);
+      if (placed === undefined) this.#byClientId.set(key, [order]);
+      else placed.push(order);
+    }
+    this.#unindexed = [];
   }
 }
 

@@ -140,6 +140,10 @@ export class JournalReads {
     return this.#finished.byClientId(account, clientOrderId, held);
   }
 
+  finishedClientIdsFrom(from: (creationTime: number) => boolean): Array<[string, string]> {
+    return this.#finished.clientIdsFrom(from);
+  }
+
   latestSnapshot(): StoredSnapshot | undefined {
     const latest = this.#latestSnapshot.get() as { parts: number | null; whole: number | null };
     if (latest.whole !== null && (latest.parts === null || latest.whole > latest.parts)) {

@@ -1,4 +1,4 @@
-import type { Command, Execution } from '../../../src/core/messages.ts';
+import type { Command, Execution, Order } from '../../../src/core/messages.ts';
 
 /** A journaled command with `n` as its time and amount. */
 export const deposit = (n: number): Command => ({
@@ -22,4 +22,25 @@ export const execution = (id: number, seq: number, account = 'a', orderId = 1): 
   quantity: 1,
   counterOrderId: 2,
   at: 5,
+});
+
+/** A completed order of one share. */
+export const finishedOrder = (
+  id: number,
+  account: string,
+  clientOrderId?: string,
+  creationTime = 0,
+): Order => ({
+  id,
+  account,
+  creationTime,
+  symbol: 'AAPL',
+  side: 'buy',
+  price: 100,
+  orderType: 'limit',
+  quantity: 1,
+  filledQuantity: 1,
+  remainingQuantity: 0,
+  status: 'completed',
+  ...(clientOrderId === undefined ? {} : { clientOrderId }),
 });
