@@ -92,13 +92,14 @@ export interface NewCopy {
   readonly headers: ThreadHeaders;
 }
 
-/** A filed copy not yet in the search index, with its current state (absent: deleted since). */
+/** A filed copy not yet in the search index. */
 export interface UnindexedCopy {
   /** Its place in the backlog, oldest first: what `markIndexed` takes. */
   readonly seq: number;
   readonly user_id: string;
   readonly email_id: string;
-  readonly message?: StoredMessage;
+  /** false: deleted since it was filed. */
+  readonly present: boolean;
 }
 
 export interface FiledCopy {
@@ -136,7 +137,7 @@ export interface MetadataStore {
    * adds it to the search index later, in larger batches, and a crash in between loses nothing.
    */
   fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]>;
-  /** The oldest `limit` copies filed and not yet marked indexed, each as it is now. */
+  /** The oldest `limit` copies filed and not yet marked indexed. */
   unindexed(limit: number): Promise<UnindexedCopy[]>;
   /** Takes copies off the backlog once their index write is committed (up to `seq`, inclusive). */
   markIndexed(seq: number): Promise<void>;

@@ -9,6 +9,7 @@ import type { ParsedMessage } from '../mime/parse.ts';
 import type { BlobStore, MetadataStore, Push, Queue, SearchIndex } from '../ports.ts';
 import { TOPIC } from '../core/events.ts';
 import { runConsumer, runPaced, type Drainable, type RunningConsumer } from './consumer.ts';
+import { FiledDocs } from './filed-docs.ts';
 import { createIndexer, type Indexer } from './indexer.ts';
 import { createWorker } from './worker.ts';
 
@@ -35,8 +36,10 @@ export interface InboundRoles {
 
 export function createInboundRoles(options: InboundRolesOptions): InboundRoles {
   const { config, ports } = options;
+  const filed = new FiledDocs();
   const worker = createWorker({
     ...ports,
+    filed,
     ...(options.parse === undefined ? {} : { parse: options.parse }),
     domains: config.domains,
     spamThreshold: config.MAIL_SPAM_THRESHOLD,
@@ -47,6 +50,7 @@ export function createInboundRoles(options: InboundRolesOptions): InboundRoles {
   });
   const indexer = createIndexer({
     ...ports,
+    filed,
     leaseMs: config.MAIL_JOB_LEASE_MS,
     now: options.now,
     onError: options.onError,

@@ -1,8 +1,9 @@
 /**
  * indexer: keeps the search index up to date, off the path of delivery. Two sources:
  * - the backlog of filed copies (`MetadataStore.unindexed`, written with each copy): a batch of
- *   them is read as the copies are now and added in one index write, then taken off the backlog;
- *   run every few tens of ms (`runPaced`), so FTS5 writes one larger segment per batch;
+ *   them (those still there, as the worker handed them over or read from the store) is added in
+ *   one index write, then taken off the backlog; run every MAIL_INDEX_EVERY_MS (`runPaced`), so
+ *   FTS5 writes one larger segment per batch;
  * - change events (a message read, moved, deleted, sent): each names a message; the indexer reads
  *   its current state and upserts or removes it, so duplicates and reordering are harmless. A
  *   claimed batch is applied concurrently: its index writes share one group commit, its acks
@@ -10,15 +11,18 @@
  * The two never run at once: a copy read from the backlog and deleted before its index write is
  * removed by the delete's change event, handled after that write.
  */
-import { TOPIC, type ChangeEvent } from '../core/events.ts';
+import { TOPIC, type ChangeEvent, type SearchDocument } from '../core/events.ts';
 import { searchDocumentOf } from '../core/search-document.ts';
 import { finishJob, outcomeOf } from './handle-job.ts';
-import type { MetadataStore, Queue, SearchIndex } from '../ports.ts';
+import type { MetadataStore, Queue, SearchIndex, UnindexedCopy } from '../ports.ts';
+import type { FiledDocs } from './filed-docs.ts';
 
 export interface IndexerOptions {
   readonly queue: Queue;
   readonly metadata: MetadataStore;
   readonly search: SearchIndex;
+  /** Documents the worker of this thread just filed (see filed-docs.ts). */
+  readonly filed?: FiledDocs;
   readonly batchSize?: number;
   /** Filed copies added to the index in one write, at most. */
   readonly backlogBatch?: number;
@@ -59,14 +63,22 @@ export function createIndexer(options: IndexerOptions): Indexer {
     else await search.upsert(searchDocumentOf(message));
   };
 
+  /** A present copy's document: handed over by the worker, else read from the store. */
+  const documentOf = async (copy: UnindexedCopy): Promise<SearchDocument | undefined> => {
+    const handed = options.filed?.take(copy.user_id, copy.email_id);
+    if (!copy.present || handed !== undefined) return copy.present ? handed : undefined;
+    const message = await metadata.message(copy.user_id, copy.email_id);
+    return message === undefined ? undefined : searchDocumentOf(message);
+  };
+
   const backlog = async (): Promise<number> => {
     const copies = await metadata.unindexed(backlogBatch);
     const last = copies.at(-1);
     if (last === undefined) return 0;
-    // addNew leaves a document already there (a change's upsert): never older than the copy.
-    await search.addNew(
-      copies.flatMap((c) => (c.message === undefined ? [] : [searchDocumentOf(c.message)])),
-    );
+    const docs = (await Promise.all(copies.map(documentOf))).filter((d) => d !== undefined);
+    // As filed: addNew leaves a document a change event upserted since, and a change still to
+    // come is applied after this write (the drains never overlap).
+    await search.addNew(docs);
     await metadata.markIndexed(last.seq);
     return copies.length;
   };

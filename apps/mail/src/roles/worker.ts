@@ -14,6 +14,7 @@ import { domainOf, localPartOf, mailboxOf } from '../core/address.ts';
 import { buildBounce } from '../core/dsn.ts';
 import { newEmailId } from '../core/email-id.ts';
 import { TOPIC, type ErrorJob, type InboundJob } from '../core/events.ts';
+import { searchDocumentOf } from '../core/search-document.ts';
 import { FOLDER } from '../core/folders.ts';
 import { isSpam, scoreSpam } from '../core/spam.ts';
 import { rawKey } from '../blob-keys.ts';
@@ -25,12 +26,15 @@ import { storeAttachments } from '../store-steps.ts';
 import type { BlobStore, Job, MetadataStore, NewCopy, Push, Queue } from '../ports.ts';
 import type { SpamChecker } from '../adapters/spamd-checker.ts';
 import type { VirusScanner } from '../adapters/clamd-scanner.ts';
+import type { FiledDocs } from './filed-docs.ts';
 
 export interface WorkerOptions {
   readonly queue: Queue;
   readonly blobs: BlobStore;
   readonly metadata: MetadataStore;
   readonly push: Push;
+  /** Where the documents of new copies go for the indexer of this thread (filed-docs.ts). */
+  readonly filed?: FiledDocs;
   readonly domains: readonly string[];
   readonly spamThreshold: number;
   /** SpamAssassin (SPAMD_URL): its verdict of spam files the message in Junk, whatever ours. */
@@ -194,6 +198,7 @@ export function createWorker(options: WorkerOptions): Worker {
     if (copies.length === 0) return;
     const filed = await metadata.fileCopies(copies);
     const news = copies.filter((_, i) => filed[i]?.inserted === true);
+    for (const { message } of news) options.filed?.put(searchDocumentOf(message));
     await Promise.all(
       news.map(({ message: { user_id, email_id, folder_id } }) =>
         push.publish(user_id, { type: 'message.new', email_id, folder_id }),

@@ -12,6 +12,7 @@ import { searchDocumentOf } from '../../src/core/search-document.ts';
 import { parseSearchQuery } from '../../src/core/search-query.ts';
 import type { MetadataStore, NewCopy, SearchIndex } from '../../src/ports.ts';
 import { runPaced } from '../../src/roles/consumer.ts';
+import { FiledDocs } from '../../src/roles/filed-docs.ts';
 import { createIndexer, type IndexerOptions } from '../../src/roles/indexer.ts';
 import { tempDir } from '../helpers/mail.ts';
 import { storedMessage } from '../helpers/old-metadata.ts';
@@ -52,12 +53,12 @@ t.test('a filed copy is on the backlog in the same write, searchable once draine
     [true, true],
   );
   t.same(
-    (await ports.metadata.unindexed(10)).map((c) => [c.email_id, c.message?.subject]),
+    (await ports.metadata.unindexed(10)).map((c) => [c.email_id, c.present]),
     [
-      [emailIdOf(0), 'word0'],
-      [emailIdOf(3), 'word3'],
+      [emailIdOf(0), true],
+      [emailIdOf(3), true],
     ],
-    'oldest first, as they are now',
+    'oldest first',
   );
   t.same(await found(ports.search, 'word0'), [], 'not searchable before the indexer');
   t.same(await ports.queue.stats(TOPIC.changes), { size: 0, oldestAgeMs: 0 }, 'no change event');
@@ -92,6 +93,39 @@ t.test('the backlog is added in one index write per batch', async (t) => {
   t.equal(await indexer.drainBacklog(), 8);
   t.same(writes, [16, 16, 8], 'one write each');
   t.equal((await found(ports.search, 'body')).length, 40);
+});
+
+t.test('documents the worker handed over are not read back; the others are', async (t) => {
+  const ports = open(t);
+  await ports.metadata.fileCopies([copy(21), copy(24), copy(27)]);
+  const filed = new FiledDocs();
+  filed.put(searchDocumentOf({ ...copy(21).message, subject: 'handed' }));
+  filed.put(searchDocumentOf(copy(27).message));
+  await ports.metadata.deleteMessage('u0', emailIdOf(27));
+  const reads: string[] = [];
+  const counted = new Proxy(ports.metadata, {
+    get: (target, name: keyof MetadataStore) =>
+      name === 'message'
+        ? (userId: string, emailId: string) => {
+            reads.push(emailId);
+            return target.message(userId, emailId);
+          }
+        : target[name].bind(target),
+  });
+  t.equal(await indexerOver(ports, { metadata: counted, filed }).drainBacklog(), 3);
+  t.same(reads, [emailIdOf(24)], 'only the copy not handed over is read');
+  t.same(await found(ports.search, 'handed'), [emailIdOf(21)], 'indexed as handed over');
+  t.same(await found(ports.search, 'word24'), [emailIdOf(24)]);
+  t.same(await found(ports.search, 'word27'), [], 'a copy deleted since is not indexed, handed over or not');
+  t.equal(filed.take('u0', emailIdOf(21)), undefined, 'each taken once');
+});
+
+t.test('the hand-off keeps the newest documents only', async (t) => {
+  const filed = new FiledDocs(2);
+  for (const i of [0, 3, 6]) filed.put(searchDocumentOf(copy(i).message));
+  t.equal(filed.take('u0', emailIdOf(0)), undefined, 'the oldest dropped');
+  t.equal(filed.take('u0', emailIdOf(3))?.subject, 'word3');
+  t.equal(filed.take('u0', emailIdOf(6))?.subject, 'word6');
 });
 
 t.test('a restart between filing and indexing loses nothing: the backlog is durable', async (t) => {

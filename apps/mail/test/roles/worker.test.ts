@@ -1,4 +1,5 @@
 import t from 'tap';
+import { FiledDocs } from '../../src/roles/filed-docs.ts';
 import { createIndexer } from '../../src/roles/indexer.ts';
 import { createWorker, type WorkerOptions } from '../../src/roles/worker.ts';
 import type { InboundJob } from '../../src/core/events.ts';
@@ -293,10 +294,12 @@ t.test(
     await mail.service.ensureMailbox('bob');
     const emailId = '01900000-0000-7000-8000-0000000000a1';
     await queueMessage(mail, emailId, 'findme');
-    const worker = testWorker(mail, {});
+    const filed = new FiledDocs();
+    const worker = testWorker(mail, { filed });
     t.equal(await worker.drain(), 1);
     t.same(await mail.ports.queue.stats('mail.changes'), { size: 0, oldestAgeMs: 0 }, 'no change job');
     t.match(await mail.ports.metadata.unindexed(10), [{ email_id: emailId }], 'on the backlog');
+    t.match(filed.take('bob', emailId), { subject: 'findme', is_read: false }, 'its document handed over');
     const found = async (q: string): Promise<string[]> =>
       (await mail.ports.search.search('bob', parseSearchQuery(q), { limit: 5 })).map((h) => h.email_id);
     t.same(await found('findme'), [], 'not indexed by the worker');

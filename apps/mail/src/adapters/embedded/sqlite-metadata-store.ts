@@ -121,7 +121,12 @@ export class SqliteMetadataStore implements MetadataStore {
       deleteMessage: p('DELETE FROM messages WHERE user_id = ? AND email_id = ?'),
       deleteAttachments: p('DELETE FROM attachments WHERE user_id = ? AND email_id = ?'),
       addBacklog: p('INSERT INTO index_backlog (user_id, email_id) VALUES (?, ?)'),
-      backlog: p('SELECT seq, user_id, email_id FROM index_backlog ORDER BY seq LIMIT ?'),
+      // Whether the copy is still there, from the primary key's index alone (no row read).
+      backlog: p(
+        `SELECT seq, user_id, email_id,
+           EXISTS (SELECT 1 FROM messages m WHERE m.user_id = b.user_id AND m.email_id = b.email_id) AS present
+         FROM index_backlog b ORDER BY seq LIMIT ?`,
+      ),
       trimBacklog: p('DELETE FROM index_backlog WHERE seq <= ?'),
       threadOf: p('SELECT thread_id FROM thread_ids WHERE user_id = ? AND message_id = ?'),
       linkThread: p('INSERT OR IGNORE INTO thread_ids (user_id, message_id, thread_id) VALUES (?, ?, ?)'),
@@ -226,11 +231,10 @@ export class SqliteMetadataStore implements MetadataStore {
 
   unindexed(limit: number): Promise<UnindexedCopy[]> {
     return settle(() => {
-      const rows = this.#stmt('backlog').all(limit) as unknown as Omit<UnindexedCopy, 'message'>[];
-      return rows.map(({ seq, user_id, email_id }) => {
-        const message = this.messageNow(user_id, email_id);
-        return message === undefined ? { seq, user_id, email_id } : { seq, user_id, email_id, message };
-      });
+      const rows = this.#stmt('backlog').all(limit) as unknown as (Omit<UnindexedCopy, 'present'> & {
+        present: number;
+      })[];
+      return rows.map((row) => ({ ...row, present: row.present === 1 }));
     });
   }
 
