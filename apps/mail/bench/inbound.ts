@@ -1,7 +1,7 @@
 /**
  * Inbound messages/s end to end (issue 13's figure): Postfix's smtp-source as the load (a process
  * of its own, `sessions` parallel SMTP sessions, 4 KB messages) → smtp-in → queue → worker →
- * metadata, blobs and push → indexer → search; beside the same load into Postfix's smtp-sink,
+ * metadata, blobs, push and the index backlog → indexer → search; beside the same load into Postfix's smtp-sink,
  * which stores nothing (the baseline, same run). The service runs in this process over embedded
  * stores in a temporary DATA_DIR (DATA_FSYNC off: SQLite synchronous=normal, as `make run`).
  * The worker and indexer run on a thread of their own, as `tessera serve` runs them
@@ -100,7 +100,11 @@ sink.kill('SIGTERM');
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-mail-bench-'));
 const ports = openEmbeddedMail({ dataDir, synchronous: 'normal' });
 const mail = await startMail({
-  config: readMailConfig({ SMTP_PORT: '0', MAIL_MAX_MESSAGE_BYTES: String(1024 * 1024) }),
+  config: readMailConfig({
+    SMTP_PORT: '0',
+    MAIL_MAX_MESSAGE_BYTES: String(1024 * 1024),
+    MAIL_INDEX_EVERY_MS: process.env.MAIL_INDEX_EVERY_MS,
+  }),
   ports,
   // The senders' domains have no DNS here: SPF/DKIM/DMARC lookups would only time out.
   verifySender: () => Promise.resolve({ spf: 'none', dkim: 'none', dmarc: 'none' }),
@@ -119,7 +123,8 @@ const acceptMs = await load(mail.smtpIn?.port ?? 0);
 for (let i = 0; i < 200_000; i++) {
   const changes = await ports.queue.stats('mail.changes');
   const inbound = await ports.queue.stats('mail.inbound');
-  if (changes.size === 0 && inbound.size === 0) break;
+  const unindexed = await ports.metadata.unindexed(1);
+  if (changes.size === 0 && inbound.size === 0 && unindexed.length === 0) break;
   await new Promise((resolve) => setTimeout(resolve, 5));
 }
 const done = performance.now();

@@ -6,7 +6,7 @@
  * 1. Populate: a seeded corpus (bench/corpus.ts) written through the MetadataStore and
  *    SearchIndex ports in large batches (one group commit each), not through SMTP.
  * 2. Index lag: with the store full, the indexer running as `startMail` runs it, messages are
- *    filed and their change events enqueued as the worker does, at a steady rate; each one's lag
+ *    filed as the worker files them (onto the index backlog), at a steady rate; each one's lag
  *    is the time from its filing commit to the first search by its unique token that finds it.
  * 3. Query latency: queries of every supported kind for random users through the SearchIndex
  *    port in process, then through REST GET /v1/search against the server of step 4.

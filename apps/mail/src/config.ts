@@ -88,6 +88,13 @@ export const mailSettings = {
     description:
       'run the worker and the indexer on a thread of their own (SMTP acceptance gains on more cores; each start of the service takes longer)',
   }),
+  MAIL_INDEX_EVERY_MS: setting.int({
+    default: 100,
+    min: 1,
+    max: 60_000,
+    description:
+      'how often new mail is added to the search index, in one write for what arrived meanwhile (new mail is searchable about this long after it is filed)',
+  }),
   MAIL_JOB_LEASE_MS: setting.int({
     default: 60_000,
     min: 100,

@@ -163,7 +163,10 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
   const consumers: RunningConsumer[] = [];
   if (options.consumers !== false) {
     consumers.push(runConsumer(ports.queue, TOPIC.outbound, smtpOut, loop));
-    if (inbound !== undefined) consumers.push(...runInboundConsumers(ports.queue, inbound, loop));
+    if (inbound !== undefined)
+      consumers.push(
+        ...runInboundConsumers(ports.queue, inbound, { ...loop, indexEveryMs: config.MAIL_INDEX_EVERY_MS }),
+      );
   }
   return {
     service,

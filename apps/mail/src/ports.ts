@@ -92,6 +92,16 @@ export interface NewCopy {
   readonly headers: ThreadHeaders;
 }
 
+/** A filed copy not yet in the search index. */
+export interface UnindexedCopy {
+  /** Its place in the backlog, oldest first: what `markIndexed` takes. */
+  readonly seq: number;
+  readonly user_id: string;
+  readonly email_id: string;
+  /** false: deleted since it was filed. */
+  readonly present: boolean;
+}
+
 export interface FiledCopy {
   readonly threadId: string;
   /** false: the user already had this email_id (a redelivered job), left as it was. */
@@ -122,9 +132,15 @@ export interface MetadataStore {
   /**
    * Files copies in order, as one write: each joins the thread of the nearest id its headers name
    * that its user already has (copies earlier in the list included), else a new thread (its
-   * email_id), records those ids for the thread, and is inserted as `insertMessage` does.
+   * email_id), records those ids for the thread, and is inserted as `insertMessage` does. Each
+   * copy inserted is recorded in the same write as not yet indexed (`unindexed`): the indexer
+   * adds it to the search index later, in larger batches, and a crash in between loses nothing.
    */
   fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]>;
+  /** The oldest `limit` copies filed and not yet marked indexed. */
+  unindexed(limit: number): Promise<UnindexedCopy[]>;
+  /** Takes copies off the backlog once their index write is committed (up to `seq`, inclusive). */
+  markIndexed(seq: number): Promise<void>;
   message(userId: string, emailId: string): Promise<StoredMessage | undefined>;
   /**
    * The same read, synchronously, for a fast answer (the kit's fast-routes.ts): a backend that
@@ -166,15 +182,14 @@ export interface SearchHit {
 }
 
 /**
- * Full-text search over each user's own mail: the worker adds new copies once filed, the indexer
- * applies change events (and indexes a copy the worker could not).
+ * Full-text search over each user's own mail: the indexer adds new copies from the metadata
+ * store's backlog (`MetadataStore.unindexed`) and applies change events.
  */
 export interface SearchIndex {
   upsert(doc: SearchDocument): Promise<void>;
   /**
-   * Adds the documents not indexed yet, in one write; one already there is left as it is (the
-   * worker adds a copy once filed, and a change made in between was already upserted by the
-   * indexer: it must not be undone).
+   * Adds the documents not indexed yet, in one write; one already there is left as it is (a
+   * change made since the copy was filed may have been upserted already: it must not be undone).
    */
   addNew(docs: readonly SearchDocument[]): Promise<void>;
   remove(userId: string, emailId: string): Promise<void>;

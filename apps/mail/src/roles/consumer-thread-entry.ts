@@ -68,7 +68,11 @@ const roles = createInboundRoles({
   ...(parser === undefined ? {} : { parse: (raw: Buffer) => parser.parse(raw) }),
   onError,
 });
-const consumers = runInboundConsumers(queue, roles, { pollMs: data.pollMs, onError });
+const consumers = runInboundConsumers(queue, roles, {
+  pollMs: data.pollMs,
+  indexEveryMs: data.config.MAIL_INDEX_EVERY_MS,
+  onError,
+});
 
 const stop = async (): Promise<void> => {
   await Promise.all(consumers.map((c) => c.stop()));

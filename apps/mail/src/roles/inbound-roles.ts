@@ -8,8 +8,9 @@ import type { MailConfig } from '../config.ts';
 import type { ParsedMessage } from '../mime/parse.ts';
 import type { BlobStore, MetadataStore, Push, Queue, SearchIndex } from '../ports.ts';
 import { TOPIC } from '../core/events.ts';
-import { runConsumer, type Drainable, type RunningConsumer } from './consumer.ts';
-import { createIndexer } from './indexer.ts';
+import { runConsumer, runPaced, type Drainable, type RunningConsumer } from './consumer.ts';
+import { FiledDocs } from './filed-docs.ts';
+import { createIndexer, type Indexer } from './indexer.ts';
 import { createWorker } from './worker.ts';
 
 export interface InboundRolesOptions {
@@ -30,13 +31,15 @@ export interface InboundRolesOptions {
 
 export interface InboundRoles {
   readonly worker: Drainable;
-  readonly indexer: Drainable;
+  readonly indexer: Indexer;
 }
 
 export function createInboundRoles(options: InboundRolesOptions): InboundRoles {
   const { config, ports } = options;
+  const filed = new FiledDocs();
   const worker = createWorker({
     ...ports,
+    filed,
     ...(options.parse === undefined ? {} : { parse: options.parse }),
     domains: config.domains,
     spamThreshold: config.MAIL_SPAM_THRESHOLD,
@@ -47,6 +50,7 @@ export function createInboundRoles(options: InboundRolesOptions): InboundRoles {
   });
   const indexer = createIndexer({
     ...ports,
+    filed,
     leaseMs: config.MAIL_JOB_LEASE_MS,
     now: options.now,
     onError: options.onError,
@@ -57,17 +61,28 @@ export function createInboundRoles(options: InboundRolesOptions): InboundRoles {
 /**
  * Three drains of the worker (each claims from the inbound and the error queues; they differ in
  * the topic that wakes them), so that one batch is parsed while the one before is filed (the
- * worker files them in claim order), and the indexer.
+ * worker files them in claim order), and the indexer: change events as they come, the backlog of
+ * filed copies once every `indexEveryMs` (one index write for what was filed meanwhile).
  */
 export function runInboundConsumers(
   queue: Queue,
   roles: InboundRoles,
-  loop: { readonly pollMs: number; readonly onError?: (error: unknown) => void },
+  loop: {
+    readonly pollMs: number;
+    readonly indexEveryMs: number;
+    readonly onError?: (error: unknown) => void;
+  },
 ): RunningConsumer[] {
+  const { indexer } = roles;
   return [
     runConsumer(queue, TOPIC.inbound, roles.worker, loop),
     runConsumer(queue, TOPIC.inbound, roles.worker, loop),
     runConsumer(queue, TOPIC.errors, roles.worker, loop),
-    runConsumer(queue, TOPIC.changes, roles.indexer, loop),
+    runConsumer(queue, TOPIC.changes, { drain: () => indexer.drainChanges() }, loop),
+    runPaced(() => indexer.drainBacklog(), {
+      intervalMs: loop.indexEveryMs,
+      batch: indexer.backlogBatch,
+      onError: loop.onError,
+    }),
   ];
 }

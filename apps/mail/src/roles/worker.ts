@@ -1,9 +1,10 @@
 /**
  * worker: turns each accepted message into mailbox entries. Per inbound job it parses the raw
  * message, puts attachments in the blob store, scores spam, and for each local recipient
- * files a copy into Inbox or Junk (threaded), tells the user and indexes it for search. A claimed
- * batch is handled together: its messages are parsed concurrently, its copies filed in one
- * metadata write and indexed in one search write, its acks in one queue commit.
+ * files a copy into Inbox or Junk (threaded) and tells the user; the indexer adds the copy to
+ * search later, from the backlog the filing wrote (indexer.ts). A claimed batch is handled
+ * together: its messages are parsed concurrently, its copies filed in one metadata write, its
+ * acks in one queue commit.
  * It also turns the error queue into bounces: each failure goes back to a local sender.
  *
  * At least once: a job redelivered after a crash stores nothing twice (the copy's key is
@@ -12,7 +13,7 @@
 import { domainOf, localPartOf, mailboxOf } from '../core/address.ts';
 import { buildBounce } from '../core/dsn.ts';
 import { newEmailId } from '../core/email-id.ts';
-import { TOPIC, type ChangeEvent, type ErrorJob, type InboundJob } from '../core/events.ts';
+import { TOPIC, type ErrorJob, type InboundJob } from '../core/events.ts';
 import { searchDocumentOf } from '../core/search-document.ts';
 import { FOLDER } from '../core/folders.ts';
 import { isSpam, scoreSpam } from '../core/spam.ts';
@@ -22,17 +23,18 @@ import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
 import { ParserUnavailable } from '../mime/parse-pool.ts';
 import { finishJob, handleJob, outcomeOf } from './handle-job.ts';
 import { storeAttachments } from '../store-steps.ts';
-import type { BlobStore, Job, MetadataStore, NewCopy, Push, Queue, SearchIndex } from '../ports.ts';
+import type { BlobStore, Job, MetadataStore, NewCopy, Push, Queue } from '../ports.ts';
 import type { SpamChecker } from '../adapters/spamd-checker.ts';
 import type { VirusScanner } from '../adapters/clamd-scanner.ts';
+import type { FiledDocs } from './filed-docs.ts';
 
 export interface WorkerOptions {
   readonly queue: Queue;
   readonly blobs: BlobStore;
   readonly metadata: MetadataStore;
-  /** New copies are indexed here once filed (the indexer applies later changes). */
-  readonly search: SearchIndex;
   readonly push: Push;
+  /** Where the documents of new copies go for the indexer of this thread (filed-docs.ts). */
+  readonly filed?: FiledDocs;
   readonly domains: readonly string[];
   readonly spamThreshold: number;
   /** SpamAssassin (SPAMD_URL): its verdict of spam files the message in Junk, whatever ours. */
@@ -56,7 +58,7 @@ export interface Worker {
 }
 
 export function createWorker(options: WorkerOptions): Worker {
-  const { queue, blobs, metadata, search, push } = options;
+  const { queue, blobs, metadata, push } = options;
   const now = options.now ?? Date.now;
   const parse = options.parse ?? parseMessage;
   const claim = { limit: options.batchSize ?? 32, leaseMs: options.leaseMs ?? 60_000 };
@@ -188,45 +190,20 @@ export function createWorker(options: WorkerOptions): Worker {
   };
 
   /**
-   * Indexes filed copies in one search write: every copy of the batch, also one filed by an
-   * earlier attempt (a crash before this write), while addNew leaves a copy already indexed as
-   * it is, so a later change's upsert is never undone. When the index fails (search.db locked
-   * past addNew's short busy timeout, a full disk), each copy's change event is queued instead and the
-   * indexer indexes it from the store later; only when the queue fails too does the job fail (and
-   * its retry files nothing twice). A copy deleted in the moment between its filing and this
-   * write can stay in the index, which search skips (it answers from the store).
-   */
-  const indexCopies = async (copies: readonly NewCopy[]): Promise<void> => {
-    try {
-      await search.addNew(copies.map(({ message }) => searchDocumentOf(message)));
-    } catch (error) {
-      options.onError?.(error);
-      await Promise.all(
-        copies.map(({ message: { user_id, email_id } }) => {
-          const change: ChangeEvent = { v: 1, type: 'message.changed', user_id, email_id };
-          return queue.enqueue(TOPIC.changes, `${user_id}/${email_id}/stored`, change);
-        }),
-      );
-    }
-  };
-
-  /**
    * Files the copies of a whole batch in one metadata write (threads resolved in order inside
-   * it), then tells their users and indexes the copies. Filed first: the search index never holds
-   * back or fails a delivery, and a copy whose filing fails is never indexed. The job's ack does
-   * wait for the index write, but addNew waits only briefly (ADD_NEW_BUSY_MS) for another
-   * process's write lock on search.db, then the copies go to the indexer as change events.
+   * it), then tells their users. The same write puts each new copy on the indexer's backlog: the
+   * search index is written later, in larger batches, and never holds back or fails a delivery.
    */
   const fileCopies = async (copies: readonly NewCopy[]): Promise<void> => {
     if (copies.length === 0) return;
     const filed = await metadata.fileCopies(copies);
     const news = copies.filter((_, i) => filed[i]?.inserted === true);
-    await Promise.all([
-      ...news.map(({ message: { user_id, email_id, folder_id } }) =>
+    for (const { message } of news) options.filed?.put(searchDocumentOf(message));
+    await Promise.all(
+      news.map(({ message: { user_id, email_id, folder_id } }) =>
         push.publish(user_id, { type: 'message.new', email_id, folder_id }),
       ),
-      indexCopies(copies),
-    ]);
+    );
   };
 
   /** Reads, parses and checks one job's message; a failure is kept as the job's outcome. */

@@ -2,7 +2,8 @@
  * kill -9 of a real `tessera serve` while it receives and while it delivers, then a restart over
  * the same DATA_DIR: every message whose receipt was acknowledged (250 to the client) is in the
  * mailbox, once; every outbound delivery acknowledged by the peer before the crash is not made
- * again, and the rest is delivered after the restart.
+ * again, and the rest is delivered after the restart; a message filed and not yet indexed when
+ * the process dies becomes searchable after the restart (the index backlog is durable).
  */
 import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -115,6 +116,45 @@ t.test('kill -9 while receiving: nothing acknowledged is lost, nothing is stored
     subjects.length >= acknowledged.length,
     `${subjects.length} stored, ${acknowledged.length} acknowledged`,
   );
+});
+
+async function searchSubjects(url: string, token: string, q: string): Promise<string[]> {
+  const res = await fetch(`${url}/v1/search?q=${encodeURIComponent(q)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = (await res.json()) as { data: { subject: string }[] };
+  return body.data.map((m) => m.subject);
+}
+
+t.test('kill -9 between filing and indexing: the message becomes searchable after the restart', async (t) => {
+  const dataDir = tempDir(t, 'tessera-crash-index-');
+  await addMailUser({ dataDir, userId: 'alice' });
+  const smtpPort = await freePort();
+  const env = { DATA_DIR: dataDir, SMTP_PORT: String(smtpPort) };
+  // The index backlog is drained at start, then not for a minute: the message waits on it.
+  const first = await serve(t, { ...env, MAIL_INDEX_EVERY_MS: '60000' });
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort });
+  t.teardown(() => transport.close());
+  const subject = 'backlogged';
+  await transport.sendMail({
+    from: 'zoe@elsewhere.test',
+    to: 'alice@tessera.local',
+    subject,
+    text: 'quetzalcoatl',
+  });
+  const token = await mintToken({ secret: SECRET, sub: 'alice', scopes: ['mail'] });
+  await until('the message filed', async () =>
+    (await inboxSubjects(first.url, token)).includes(subject) ? true : undefined,
+  );
+  t.same(await searchSubjects(first.url, token, 'quetzalcoatl'), [], 'filed, not yet searchable');
+  await first.stop('SIGKILL');
+
+  const second = await serve(t, env);
+  const found = await until('the message searchable', async () => {
+    const subjects = await searchSubjects(second.url, token, 'quetzalcoatl');
+    return subjects.length > 0 ? subjects : undefined;
+  });
+  t.same(found, [subject], 'indexed after the restart, once');
 });
 
 t.test('kill -9 while delivering: nothing the peer acknowledged is sent again', async (t) => {

@@ -1,4 +1,6 @@
 import t from 'tap';
+import { FiledDocs } from '../../src/roles/filed-docs.ts';
+import { createIndexer } from '../../src/roles/indexer.ts';
 import { createWorker, type WorkerOptions } from '../../src/roles/worker.ts';
 import type { InboundJob } from '../../src/core/events.ts';
 import type { BlobStore, MetadataStore, PushRecord, SearchIndex } from '../../src/ports.ts';
@@ -285,60 +287,68 @@ t.test(
   },
 );
 
-t.test('a filed copy is searchable without a change job; filed again, it keeps a later change', async (t) => {
-  const mail = await startTestMail(t, { extra: { smtpIn: false } });
-  await mail.service.ensureMailbox('bob');
-  const emailId = '01900000-0000-7000-8000-0000000000a1';
-  await queueMessage(mail, emailId, 'findme');
-  const worker = testWorker(mail, {});
-  t.equal(await worker.drain(), 1);
-  t.same(await mail.ports.queue.stats('mail.changes'), { size: 0, oldestAgeMs: 0 }, 'no change job');
-  const found = async (q: string): Promise<string[]> =>
-    (await mail.ports.search.search('bob', parseSearchQuery(q), { limit: 5 })).map((h) => h.email_id);
-  t.same(await found('findme is:unread'), [emailId], 'indexed as filed');
-
-  // Read since, and indexed so by the indexer; then the job comes back (a crash before its ack).
-  await mail.service.updateMessage('bob', emailId, { is_read: true });
-  await mail.settle();
-  t.same(await found('findme is:read'), [emailId]);
-  await queueMessage(mail, emailId, 'findme');
-  t.equal(await worker.drain(), 1);
-  t.same(await found('findme is:read'), [emailId], 'the change is kept');
-  t.same(await found('findme is:unread'), []);
-  t.equal((await mail.service.listMessages('bob', 'inbox', { limit: 10 })).messages.length, 1, 'filed once');
-});
-
 t.test(
-  'a failing search index neither fails nor holds back filing: the indexer indexes the copy later',
+  'a filed copy goes to the index backlog, not a change job; filed again, it keeps a later change',
   async (t) => {
     const mail = await startTestMail(t, { extra: { smtpIn: false } });
     await mail.service.ensureMailbox('bob');
-    const emailId = '01900000-0000-7000-8000-0000000000b1';
-    await queueMessage(mail, emailId, 'lookfor');
-    const pushed: PushRecord[] = [];
-    t.teardown(mail.ports.push.subscribe('bob', (record) => pushed.push(record)));
-    const locked = new Proxy(mail.ports.search, {
-      get: (target, name: keyof SearchIndex) =>
-        name === 'addNew' ? () => Promise.reject(new Error('database is locked')) : target[name].bind(target),
-    });
-    const errors: unknown[] = [];
-    const worker = testWorker(mail, { search: locked, onError: (e) => errors.push(e) });
+    const emailId = '01900000-0000-7000-8000-0000000000a1';
+    await queueMessage(mail, emailId, 'findme');
+    const filed = new FiledDocs();
+    const worker = testWorker(mail, { filed });
     t.equal(await worker.drain(), 1);
-    t.same(await mail.ports.queue.stats('mail.inbound'), { size: 0, oldestAgeMs: 0 }, 'acked at once');
-    t.same(
-      (await mail.service.listMessages('bob', 'inbox', { limit: 10 })).messages.map((m) => m.email_id),
-      [emailId],
-      'filed',
-    );
-    t.match(pushed, [{ event: { type: 'message.new', email_id: emailId } }], 'and its user told');
-    t.match(errors, [{ message: 'database is locked' }], 'the index failure is reported');
-    const found = async (): Promise<string[]> =>
-      (await mail.ports.search.search('bob', parseSearchQuery('lookfor'), { limit: 5 })).map(
-        (h) => h.email_id,
-      );
-    t.same(await found(), [], 'not indexed yet');
-    t.match(await mail.ports.queue.stats('mail.changes'), { size: 1 }, 'its change event queued instead');
+    t.same(await mail.ports.queue.stats('mail.changes'), { size: 0, oldestAgeMs: 0 }, 'no change job');
+    t.match(await mail.ports.metadata.unindexed(10), [{ email_id: emailId }], 'on the backlog');
+    t.match(filed.take('bob', emailId), { subject: 'findme', is_read: false }, 'its document handed over');
+    const found = async (q: string): Promise<string[]> =>
+      (await mail.ports.search.search('bob', parseSearchQuery(q), { limit: 5 })).map((h) => h.email_id);
+    t.same(await found('findme'), [], 'not indexed by the worker');
     await mail.settle();
-    t.same(await found(), [emailId], 'searchable once the indexer caught up');
+    t.same(await found('findme is:unread'), [emailId], 'indexed as filed by the indexer');
+
+    // Read since, and indexed so by the indexer; then the job comes back (a crash before its ack).
+    await mail.service.updateMessage('bob', emailId, { is_read: true });
+    await mail.settle();
+    t.same(await found('findme is:read'), [emailId]);
+    await queueMessage(mail, emailId, 'findme');
+    t.equal(await worker.drain(), 1);
+    t.same(await mail.ports.metadata.unindexed(10), [], 'not queued for the index again');
+    await mail.settle();
+    t.same(await found('findme is:read'), [emailId], 'the change is kept');
+    t.same(await found('findme is:unread'), []);
+    t.equal(
+      (await mail.service.listMessages('bob', 'inbox', { limit: 10 })).messages.length,
+      1,
+      'filed once',
+    );
   },
 );
+
+t.test('a failing search index neither fails nor holds back filing: the copy is indexed later', async (t) => {
+  const mail = await startTestMail(t, { extra: { smtpIn: false } });
+  await mail.service.ensureMailbox('bob');
+  const emailId = '01900000-0000-7000-8000-0000000000b1';
+  await queueMessage(mail, emailId, 'lookfor');
+  const pushed: PushRecord[] = [];
+  t.teardown(mail.ports.push.subscribe('bob', (record) => pushed.push(record)));
+  const locked = new Proxy(mail.ports.search, {
+    get: (target, name: keyof SearchIndex) =>
+      name === 'addNew' ? () => Promise.reject(new Error('database is locked')) : target[name].bind(target),
+  });
+  const worker = testWorker(mail, {});
+  const indexer = createIndexer({ ...mail.ports, search: locked });
+  t.equal(await worker.drain(), 1);
+  await t.rejects(indexer.drain(), { message: 'database is locked' });
+  t.same(await mail.ports.queue.stats('mail.inbound'), { size: 0, oldestAgeMs: 0 }, 'acked at once');
+  t.same(
+    (await mail.service.listMessages('bob', 'inbox', { limit: 10 })).messages.map((m) => m.email_id),
+    [emailId],
+    'filed',
+  );
+  t.match(pushed, [{ event: { type: 'message.new', email_id: emailId } }], 'and its user told');
+  const found = async (): Promise<string[]> =>
+    (await mail.ports.search.search('bob', parseSearchQuery('lookfor'), { limit: 5 })).map((h) => h.email_id);
+  t.same(await found(), [], 'not indexed yet');
+  await mail.settle();
+  t.same(await found(), [emailId], 'searchable once the indexer caught up');
+});

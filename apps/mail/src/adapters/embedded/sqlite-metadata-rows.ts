@@ -63,6 +63,14 @@ CREATE TABLE IF NOT EXISTS attachments (
   blob_key TEXT NOT NULL,
   PRIMARY KEY (user_id, email_id, position)
 ) WITHOUT ROWID;
+-- Copies filed and not yet in search.db, oldest first: a queue, not a user's data (its key is
+-- not user_id), kept here so that a copy and its entry are one write. AUTOINCREMENT: a seq is
+-- never reused, so markIndexed's range takes only what its batch read.
+CREATE TABLE IF NOT EXISTS index_backlog (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  user_id TEXT NOT NULL,
+  email_id TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS thread_ids (
   user_id TEXT NOT NULL,
   message_id TEXT NOT NULL,

@@ -3,7 +3,8 @@
  * distributed store uses, and every query names one user: nothing here reads across mailboxes.
  * The spec's separate read/unread table is the index messages_by_read (same effect in SQLite).
  * Filing writes (insertMessage, linkThread, fileCopies) go through a group commit: those of
- * one event-loop turn share a transaction.
+ * one event-loop turn share a transaction. fileCopies also records each new copy in
+ * index_backlog, the indexer's durable to-do list (the one table not keyed by user_id).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '@tessera/kit/sqlite';
@@ -30,6 +31,7 @@ import type {
   NewCopy,
   StoredMessage,
   SummaryPage,
+  UnindexedCopy,
 } from '../../ports.ts';
 import { GroupCommit } from './group-commit.ts';
 import { migrateMetadata } from './sqlite-metadata-migrate.ts';
@@ -118,6 +120,14 @@ export class SqliteMetadataStore implements MetadataStore {
       update: p('UPDATE messages SET is_read = ?, folder_id = ? WHERE user_id = ? AND email_id = ?'),
       deleteMessage: p('DELETE FROM messages WHERE user_id = ? AND email_id = ?'),
       deleteAttachments: p('DELETE FROM attachments WHERE user_id = ? AND email_id = ?'),
+      addBacklog: p('INSERT INTO index_backlog (user_id, email_id) VALUES (?, ?)'),
+      // Whether the copy is still there, from the primary key's index alone (no row read).
+      backlog: p(
+        `SELECT seq, user_id, email_id,
+           EXISTS (SELECT 1 FROM messages m WHERE m.user_id = b.user_id AND m.email_id = b.email_id) AS present
+         FROM index_backlog b ORDER BY seq LIMIT ?`,
+      ),
+      trimBacklog: p('DELETE FROM index_backlog WHERE seq <= ?'),
       threadOf: p('SELECT thread_id FROM thread_ids WHERE user_id = ? AND message_id = ?'),
       linkThread: p('INSERT OR IGNORE INTO thread_ids (user_id, message_id, thread_id) VALUES (?, ?, ?)'),
       thread: p(
@@ -212,9 +222,26 @@ export class SqliteMetadataStore implements MetadataStore {
         const keys = threadKeys(headers);
         const threadId = resolveThread(headers, this.#threadsOf(message.user_id, keys), message.email_id);
         this.#linkThread(message.user_id, threadId, keys);
-        return { threadId, inserted: this.#insert({ ...message, thread_id: threadId }) };
+        const inserted = this.#insert({ ...message, thread_id: threadId });
+        if (inserted) this.#stmt('addBacklog').run(message.user_id, message.email_id);
+        return { threadId, inserted };
       }),
     );
+  }
+
+  unindexed(limit: number): Promise<UnindexedCopy[]> {
+    return settle(() => {
+      const rows = this.#stmt('backlog').all(limit) as unknown as (Omit<UnindexedCopy, 'present'> & {
+        present: number;
+      })[];
+      return rows.map((row) => ({ ...row, present: row.present === 1 }));
+    });
+  }
+
+  markIndexed(seq: number): Promise<void> {
+    return this.#group.run(() => {
+      this.#stmt('trimBacklog').run(seq);
+    });
   }
 
   #insert(m: StoredMessage): boolean {

@@ -61,9 +61,9 @@ export function matchExpression(userId: string, query: SearchQuery): string {
 }
 
 /**
- * addNew runs on the worker's path to a job's ack: when another process holds search.db's
- * write lock, failing fast (the worker then queues change events for the indexer) beats
- * blocking the thread, and every batch behind it, for the connection's 5 s busy timeout.
+ * addNew runs on the thread that also files mail (the indexer beside the worker): when another
+ * process holds search.db's write lock, failing fast (the backlog stays, the next round tries
+ * again) beats blocking the thread, and the worker's batches, for the connection's 5 s timeout.
  */
 export const ADD_NEW_BUSY_MS = 50;
 

@@ -1,7 +1,7 @@
 /**
- * R5: the worker's index write (addNew) must not hold the consumer thread while another
- * connection (another process's indexer) holds search.db's write lock: it fails fast, so the
- * worker falls back to change events, and the lock is still held when it does.
+ * R5: the indexer's write of new copies (addNew) must not hold the consumer thread, where the
+ * worker files mail, while another connection (another process's indexer) holds search.db's
+ * write lock: it fails fast (the copies stay on the backlog), and the lock is still held when it does.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
