@@ -38,8 +38,8 @@ export interface RankingOptions {
   /** From this many players placed at once, they are merged in bulk (a test sets it low). */
   readonly bulkPlacement?: number;
   /**
-   * A test hook: every this many new players, every player gets a new handle, as a growth of a
-   * table keyed by slot will do (issue #15). Unset (no renumbering) outside tests.
+   * A test hook: every this many new players, the id table is rehashed into one slot more or
+   * fewer, which gives most players a new handle as a growth does. Unset outside tests.
    */
   readonly renumberEvery?: number;
 }
@@ -65,7 +65,8 @@ const DENSE_SCORES = 1 << 20;
  */
 export class Ranking {
   readonly tieBreak: TieBreak;
-  readonly #ids = new UserIdTable();
+  /** Handles are the ids' slots: a rehash moves every column with them (see #renumber). */
+  readonly #ids = new UserIdTable((map, capacity) => this.#renumber(map, capacity));
   readonly #order: RankOrder;
   readonly #low: ScoreCounts;
   /** Scores of players at or above the dense range (0 for the others); undefined until needed. */
@@ -132,9 +133,10 @@ export class Ranking {
   reserve(players: number): void {
     this.#oversized = true;
     this.#ids.reserve(players);
-    this.#seqs.reserve(players);
-    this.#changed.reserve(players);
-    this.#order.reserve(players);
+    const capacity = this.#ids.capacity;
+    this.#seqs.reserve(capacity);
+    this.#changed.reserve(capacity);
+    this.#order.reserve(capacity);
     this.#waiting.reserve(players - this.#order.size);
   }
 
@@ -144,27 +146,36 @@ export class Ranking {
    * every other player met since: a replay of the log places millions at once (see #placePending).
    */
   apply(seq: number, userId: string, points: number): boolean {
-    const placed = this.#order.size;
     const known = this.#ids.size;
-    const growth = this.#growth(placed, known);
+    const growth = this.#growth(this.#order.size, known);
     const handle = this.#ids.intern(userId, growth);
-    if (handle < placed) {
-      if (seq <= this.#seqs.get(handle)) return false;
-      this.#place(handle, this.#take(handle) + points, seq);
-    } else if (handle < known) {
-      if (seq <= this.#seqs.get(handle)) return false;
-      this.#waiting.addPoints(this.#order.parked(handle), points);
-    } else {
+    const met = this.#ids.size > known;
+    if (met) {
       this.#wait(handle, points, growth);
+    } else {
+      if (seq <= this.#seqs.get(handle)) return false;
+      const at = this.#waitingAt(handle);
+      if (at < 0) this.#place(handle, this.#take(handle) + points, seq);
+      else this.#waiting.addPoints(at, points);
     }
     this.#seqs.set(handle, seq, growth);
     this.#changed.add(handle, growth);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
-    if (handle >= known && this.#renumberEvery > 0 && ++this.#metSinceRenumber === this.#renumberEvery) {
+    if (met && this.#renumberEvery > 0 && ++this.#metSinceRenumber === this.#renumberEvery) {
       this.#metSinceRenumber = 0;
-      this.#renumberForTest();
+      this.#ids.moveForTest();
     }
     return true;
+  }
+
+  /**
+   * Where a known player's pair is among the waiting ones, or -1 when they are placed. A waiting
+   * player's `blockOf` entry holds the index of their pair (see #wait); a placed player's holds
+   * a block id, which may be a valid index too, but of a pair that is not theirs.
+   */
+  #waitingAt(handle: number): number {
+    const at = this.#order.parked(handle);
+    return at < this.#waiting.count && this.#waiting.handleAt(at) === handle ? at : -1;
   }
 
   /**
@@ -175,13 +186,15 @@ export class Ranking {
     const known = this.#ids.size;
     const growth = this.#growth(this.#order.size, known);
     const handle = this.#ids.intern(entry.userId, growth);
-    if (handle < this.#order.size) {
-      this.#take(handle);
-      this.#place(handle, entry.score, entry.seq);
-    } else if (handle < known) {
-      this.#waiting.setScore(this.#order.parked(handle), entry.score);
-    } else {
+    if (this.#ids.size > known) {
       this.#wait(handle, entry.score, growth);
+    } else {
+      const at = this.#waitingAt(handle);
+      if (at >= 0) this.#waiting.setScore(at, entry.score);
+      else {
+        this.#take(handle);
+        this.#place(handle, entry.score, entry.seq);
+      }
     }
     this.#seqs.set(handle, entry.seq, growth);
   }
@@ -264,41 +277,24 @@ export class Ranking {
   #entryOf(handle: number): RankingEntry {
     // A player not placed yet keeps their score apart: a checkpoint during a long replay reads it
     // there instead of placing everyone met so far.
-    const placed = this.#order.size;
+    const at = this.#waitingAt(handle);
     return {
       userId: this.#ids.idOf(handle),
-      score: handle < placed ? this.#scoreOf(handle, -1) : this.#waiting.scoreAt(this.#order.parked(handle)),
+      score: at < 0 ? this.#scoreOf(handle, -1) : this.#waiting.scoreAt(at),
       seq: this.#seqs.get(handle),
     };
   }
 
   /**
-   * The test hook's renumbering (see `renumberEvery`): the placed players' handles rotated by one,
-   * and the waiting ones' among themselves (with dense handles, "waiting" is `handle >= placed`).
-   * Not an involution: two renumberings in a row do not give the old handles back.
+   * The id table moved every player to `map[handle]` (-1: no player there) in `capacity` slots: the
+   * columns, the order, the high scores, the waiting pairs and the saves' lists follow. Every
+   * column keyed by handle is made `capacity` long, so no later write past it grows one.
    */
-  #renumberForTest(): void {
-    const placed = this.#order.size;
-    const count = this.#ids.size;
-    const map = new Int32Array(count);
-    for (let handle = 0; handle < count; handle++)
-      map[handle] =
-        handle < placed ? (handle + 1) % placed : placed + ((handle - placed + 1) % (count - placed));
-    this.#renumber(map);
-  }
-
-  /**
-   * Gives every player the handle `map[handle]` (a permutation of the handles that keeps the placed
-   * ones below the waiting ones), in every column, in the order and in the saves' lists.
-   */
-  #renumber(map: Int32Array): void {
-    const placed = this.#order.size;
-    const count = this.#ids.size;
-    this.#ids.renumber(map);
-    this.#seqs.renumber(map, count);
-    this.#changed.renumber(map, count);
-    this.#order.renumber(map);
-    if (this.#high !== undefined) this.#high = permuted(this.#high, map, placed);
+  #renumber(map: Int32Array, capacity: number): void {
+    this.#seqs.renumber(map, capacity);
+    this.#changed.renumber(map, capacity);
+    this.#order.renumber(map, capacity);
+    if (this.#high !== undefined) this.#high = permuted(this.#high, map, capacity);
     this.#waiting.renumber(map);
     for (let at = 0; at < this.#waiting.count; at++) this.#order.park(this.#waiting.handleAt(at), at);
     for (const handles of this.#taken)
@@ -534,8 +530,8 @@ export class Ranking {
     if (!this.#oversized) return;
     this.#oversized = false;
     this.#ids.trim();
-    this.#seqs.trim(this.#ids.size);
-    this.#changed.trim(this.#ids.size);
+    this.#seqs.trim(this.#ids.capacity);
+    this.#changed.trim(this.#ids.capacity);
   }
 }
 
