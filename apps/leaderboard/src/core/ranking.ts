@@ -5,8 +5,8 @@ import { ChangedSet } from './changed-set.ts';
 import { SeqColumn } from './seq-column.ts';
 import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
-import { GROWTH, grown, permuted } from './typed-arrays.ts';
-import { UserIdTable } from './user-id-table.ts';
+import { grown, permuted } from './typed-arrays.ts';
+import { TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
 import { WaitingScores } from './waiting-scores.ts';
 
 /** One player's saved state: enough to restore the ranking without the win log. */
@@ -79,7 +79,7 @@ export class Ranking {
   #appliedSeq = 0;
   /** The highest seq of any player placed in the order so far (they may have moved on since). */
   #placedSeq = -Infinity;
-  /** Whether capacity beyond GROWTH's was made (a replay's growth, a reserve) since the last trim. */
+  /** Whether capacity beyond a running growth's was made (a replay's growth, a reserve) since the last trim. */
   #oversized = false;
   readonly #bulkPlacement: number;
   /** The handle lists of the checkpoint saves in flight: renumbered with the players. */
@@ -304,11 +304,11 @@ export class Ranking {
   /**
    * How much the id table and the columns grow when full: by BULK_GROWTH while the players waiting
    * to be placed are at least as many as those placed (a replay or a restore, which ends in a bulk
-   * placement that trims them), else by GROWTH, which keeps the unused capacity small. A column's
-   * capacity beyond what is written costs address space, not memory (the pages are never touched).
+   * placement that trims them), else by TABLE_GROWTH, which keeps the unused capacity small: the
+   * columns keyed by handle are as long as the table (see #renumber), so its load is theirs.
    */
   #growth(placed: number, known: number): number {
-    if (known - placed < placed) return GROWTH;
+    if (known - placed < placed) return TABLE_GROWTH;
     this.#oversized = true;
     return BULK_GROWTH;
   }
@@ -525,7 +525,7 @@ export class Ranking {
     this.#order.load(merged);
     this.#topList = undefined;
     // A bulk placement ends a replay or a restore: the capacity its growth (by BULK_GROWTH, or a
-    // reserve) left unused goes back. Only then: a trim after an ordinary growth by GROWTH would
+    // reserve) left unused goes back. Only then: a trim after a running growth would
     // be undone by the next new player, two copies of every column for nothing.
     if (!this.#oversized) return;
     this.#oversized = false;
@@ -543,7 +543,7 @@ const BULK_PLACEMENT = 4096;
 
 /**
  * Growth of the id table during a replay: each growth rewrites every slot at random, so growing by
- * 2 rewrites a slot about once over the replay where GROWTH (1.25) rewrites it four times.
+ * 2 rewrites a slot about once over the replay where TABLE_GROWTH (1.1) rewrites it eight times.
  */
 const BULK_GROWTH = 2;
 

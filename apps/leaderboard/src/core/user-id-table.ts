@@ -1,4 +1,4 @@
-import { GROWTH, grown, mix32, resized } from './typed-arrays.ts';
+import { grown, mix32, resized } from './typed-arrays.ts';
 
 /**
  * Interns user ids as integer handles and gives them back, all in typed arrays. A handle is the
@@ -20,8 +20,17 @@ import { GROWTH, grown, mix32, resized } from './typed-arrays.ts';
 export const MAX_PLAYERS = (1 << 26) - 2;
 /** Most of a table's slots in use before it grows: past it linear probes get long. */
 const MAX_LOAD = 0.85;
-/** The load a table sized for a known count (`reserve`, `trim`) starts at: room for a few more. */
-const SIZED_LOAD = 0.8;
+/**
+ * The load a table sized for a known count (`reserve`, `trim`) starts at: room for 1 % more. Every
+ * per-player byte of the table and of the columns keyed by slot costs 1 / load, so at 25 M hex
+ * players the ranking holds (12 + 4 + 2 + 0.25) / load + 4 bytes a player: 25.7 at this load.
+ */
+const SIZED_LOAD = 0.84;
+/**
+ * Growth when full in running: from MAX_LOAD to 0.77 (27.6 bytes a player at worst, where 1.25
+ * would leave 0.68 and 30.8). A replay passes more (see `intern`).
+ */
+export const TABLE_GROWTH = 1.1;
 const MAX_ARENA_BYTES = 0xffff_ffff;
 const HEX_LENGTH = 24;
 const FIRST_CAPACITY = 2048;
@@ -73,11 +82,11 @@ export class UserIdTable {
 
   /**
    * The handle of `id`, adding it when new (`size` then grows by one). `growth`: how much the table
-   * grows when full; a caller adding millions at once (a replay) passes more than GROWTH, since
+   * grows when full; a caller adding millions at once (a replay) passes more than TABLE_GROWTH, since
    * each growth rewrites every slot at random, and trims the table when done. A growth moves
    * every handle (see `onMove`); the handle returned is the new one.
    */
-  intern(id: string, growth = GROWTH): number {
+  intern(id: string, growth = TABLE_GROWTH): number {
     const slot = this.#find(id, this.#parse(id));
     if (!this.#isEmpty(slot)) return slot;
     this.#store(slot, id);
@@ -96,13 +105,14 @@ export class UserIdTable {
 
   /**
    * Gives back the unused capacity: the arena cut to what is used, the slots rehashed to
-   * SIZED_LOAD when below what one growth would leave (MAX_LOAD / GROWTH).
+   * SIZED_LOAD when below what one running growth would leave (MAX_LOAD / TABLE_GROWTH): a replay's
+   * growth by 2 leaves 0.43–0.85, and at 25 M players 0.75 (2^25 slots), 28.5 bytes a player.
    */
   trim(): void {
     const count = this.#count;
     this.#bytes = resized(this.#bytes, Math.max(this.#used, 1));
     const sized = Math.ceil(count / SIZED_LOAD) + 1;
-    if (count < this.#capacity * (MAX_LOAD / GROWTH) && sized < this.#capacity) this.#rehash(sized);
+    if (count < this.#capacity * (MAX_LOAD / TABLE_GROWTH) && sized < this.#capacity) this.#rehash(sized);
   }
 
   /**

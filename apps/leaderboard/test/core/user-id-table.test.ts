@@ -176,6 +176,10 @@ t.test('trim gives back unused capacity and every id stays found, before and aft
   t.ok((table.byteLength - arena) / n < 12 + 4 / 0.68 + 1, 'slots (keys) at least 68 % full');
   for (let i = n; i < n + 1000; i++) table.intern(id(i));
   t.equal(misses(table, range(0, n + 1000, id)), 0);
+  t.ok(
+    n / table.capacity >= 0.83,
+    `trimmed to load ${(n / table.capacity).toFixed(3)}: near the 26 bytes of issue 15`,
+  );
   t.equal(table.handleOf('player_x'), -1);
 });
 
@@ -198,3 +202,18 @@ t.test('an id one character off lowercase hex is never packed as the hex id it r
   t.equal(table.idOf(table.handleOf(base)), base);
   t.equal(table.handleOf(base), first, 'no growth in 337 ids: the same handle');
 });
+
+t.test(
+  'a running growth leaves the table at least 77 % full (every column keyed by slot pays 1 / load)',
+  async (t) => {
+    const table = new UserIdTable();
+    let lowest = 1;
+    let capacity = table.capacity;
+    for (let i = 0; i < 100_000; i++) {
+      table.intern((i * 2654435761 + 7).toString(16).padStart(24, '0'));
+      if (table.capacity !== capacity) lowest = Math.min(lowest, table.size / table.capacity);
+      capacity = table.capacity;
+    }
+    t.ok(lowest >= 0.77, `lowest load just after a growth ${lowest.toFixed(3)}`);
+  },
+);
