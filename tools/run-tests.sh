@@ -33,6 +33,8 @@ mapfile -t started < <(printf '%s\n' "${started[@]}" | sort -u)
 passed=0
 failed=0
 status=0
+# The failing tests' lines, repeated after the summary: a CI log is often read from its end.
+failures=()
 # operators/* (the operator, against a real kube-apiserver) and k8s-tests (chart checks, k6) too.
 for dir in packages/* apps/* operators/* k8s-tests; do
   [[ -d "$dir/test" ]] || continue
@@ -45,6 +47,9 @@ for dir in packages/* apps/* operators/* k8s-tests; do
   total=$(sed -nE 's/.*total: ([0-9]+).*/\1/p' <<<"$summary")
   pass=$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")
   fail=$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")
+  while IFS= read -r line; do
+    failures+=("$dir: ${line#"${line%%[![:space:]]*}"}")
+  done < <(grep -a -E '^[[:space:]]*not ok ' "$log" | grep -a -v '# TODO\|# SKIP' || true)
   rm -f "$log"
   passed=$((passed + ${pass:-0}))
   failed=$((failed + ${fail:-0}))
@@ -55,5 +60,9 @@ for dir in packages/* apps/* operators/* k8s-tests; do
   fi
 done
 echo
+if ((${#failures[@]} > 0)); then
+  echo "failing (a subtest comes before the test holding it; the first 15 lines):"
+  printf '  %s\n' "${failures[@]:0:15}"
+fi
 echo "tests: ${passed} passed, ${failed} failed"
 exit $status

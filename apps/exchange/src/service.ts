@@ -37,6 +37,7 @@ import {
   type FeedUpdates,
   type SymbolSnapshot,
 } from './core/feed.ts';
+import { FinishedClientIds } from './core/finished-client-ids.ts';
 import { executionView, orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
 import { Outbox, type AppliedState, type DurableBatch } from './outbox.ts';
@@ -128,26 +129,38 @@ export class ExchangeService {
     const { journal } = options;
     // What leaves the state during the restore and the replay is journaled already: held only,
     // until the next snapshot stores it.
+    const stored = journal.latestSnapshot();
+    // Without a snapshot the replay below retires every order that ever finished, through this
+    // memory: it knows all their ClOrdIDs. After a snapshot, older ones are the store's only.
+    const finished = new FinishedClientIds(
+      {
+        order: (id) => journal.finishedOrder(id),
+        byClientId: (account, clientOrderId) => journal.finishedByClientId(account, clientOrderId),
+      },
+      stored === undefined,
+    );
     const replayed: Retiring = {
-      order: (order) => journal.appendFinished(order),
+      order: (order) => {
+        journal.appendFinished(order);
+        finished.finished(order);
+      },
       execution: (execution) => journal.keepExecution(execution),
     };
-    const stored = journal.latestSnapshot();
     const manager =
       stored === undefined
         ? new OrderManager(options.rules)
         : restoreParts(options.rules, stored.parts, replayed);
     manager.retiring = replayed;
-    manager.finished = {
-      order: (id) => journal.finishedOrder(id),
-      byClientId: (account, clientOrderId) => journal.finishedByClientId(account, clientOrderId),
-    };
+    manager.finished = finished;
     // A replay's events went out when the commands first ran: not built again.
     manager.recordEvents = false;
     journal.replay(manager.seq, (seq, command) => manager.apply(seq, command));
     manager.recordEvents = true;
     manager.retiring = {
-      order: (order) => journal.appendFinished(order),
+      order: (order) => {
+        journal.appendFinished(order);
+        finished.finished(order);
+      },
       execution: (execution) => journal.appendExecution(execution),
     };
     return new ExchangeService(options, manager);

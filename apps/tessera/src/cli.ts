@@ -1,24 +1,27 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadOrCreateSecret, mintToken } from '@tessera/kit';
-import { EXCHANGE_USAGE, exchangeCommand } from './commands/exchange.ts';
-import { ARCHIVE_USAGE, archiveCommand } from './commands/archive.ts';
-import { LEADERBOARD_USAGE, leaderboardCommand } from './commands/leaderboard.ts';
 import { CommandUsageError } from './commands/usage-error.ts';
-import { MAIL_USAGE, mailCommand } from './commands/mail.ts';
+import { ARCHIVE_USAGE, EXCHANGE_USAGE, LEADERBOARD_USAGE, MAIL_USAGE } from './commands/usage.ts';
 import { openApiText, platformOpenApi } from './openapi.ts';
 import { startPlatform, startRole } from './platform.ts';
-import { SERVICES } from './services.ts';
+import { loadService, loadServices } from './services.ts';
 import { VERSION } from './version.ts';
 
-const ROLES = SERVICES.map((s) => `    ${s.name}: ${Object.keys(s.roles).join(', ')}`).join('\n');
+/** Every service's roles, one line each: loads every service, so only for usage texts. */
+async function roleLines(): Promise<string> {
+  const services = await loadServices();
+  return services.map((s) => `    ${s.name}: ${Object.keys(s.roles).join(', ')}`).join('\n');
+}
 
-const USAGE = `Usage: tessera <command> [options]
+/** The usage text; it names every service's roles, so it loads every service. */
+async function usage(): Promise<string> {
+  return `Usage: tessera <command> [options]
 
 Commands:
   serve                         start the embedded platform (what \`make run\` does)
   run <service> <role>          run one role of one service as its own process
-${ROLES}
+${await roleLines()}
 ${LEADERBOARD_USAGE}
 ${EXCHANGE_USAGE}
 ${ARCHIVE_USAGE}
@@ -31,6 +34,7 @@ ${MAIL_USAGE}
   version                       print the version
 
 Configuration comes from the environment; see README.md.`;
+}
 
 /** The `tessera` command line. Returns the exit code. */
 export async function main(argv: readonly string[], env = process.env): Promise<number> {
@@ -42,23 +46,26 @@ export async function main(argv: readonly string[], env = process.env): Promise<
         return -1; // keep running until a signal
       case 'run': {
         const [serviceName, role] = rest;
-        const service = SERVICES.find((s) => s.name === serviceName);
+        const service = serviceName === undefined ? undefined : await loadService(serviceName);
         if (service === undefined || role === undefined) {
-          throw new UsageError(`run needs <service> <role>; the services and their roles:\n${ROLES}`);
+          throw new UsageError(
+            `run needs <service> <role>; the services and their roles:\n${await roleLines()}`,
+          );
         }
         await startRole(service, role, { env });
         return -1;
       }
+      // A command's module, and the service it drives, are imported when that command runs.
       case 'leaderboard':
-        return await leaderboardCommand(rest, env);
+        return await (await import('./commands/leaderboard.ts')).leaderboardCommand(rest, env);
       case 'exchange':
-        return await exchangeCommand(rest, env);
+        return await (await import('./commands/exchange.ts')).exchangeCommand(rest, env);
       case 'archive':
-        return await archiveCommand(rest, env);
+        return await (await import('./commands/archive.ts')).archiveCommand(rest, env);
       case 'mail':
-        return await mailCommand(rest, env);
+        return await (await import('./commands/mail.ts')).mailCommand(rest, env);
       case 'openapi': {
-        const { values } = parse(rest, { out: { type: 'string' } });
+        const { values } = await parse(rest, { out: { type: 'string' } });
         const text = openApiText(await platformOpenApi());
         if (values.out === undefined) process.stdout.write(text);
         else writeFileSync(values.out, text);
@@ -74,10 +81,10 @@ export async function main(argv: readonly string[], env = process.env): Promise<
       case 'help':
       case '--help':
       case '-h':
-        console.log(USAGE);
+        console.log(await usage());
         return 0;
       default:
-        console.error(`tessera: unknown command "${command}"\n\n${USAGE}`);
+        console.error(`tessera: unknown command "${command}"\n\n${await usage()}`);
         return 2;
     }
   } catch (error) {
@@ -92,16 +99,16 @@ export async function main(argv: readonly string[], env = process.env): Promise<
 class UsageError extends Error {}
 
 /** parseArgs, with a bad option reported as a usage error. */
-function parse<O extends ParseArgsConfig['options']>(args: readonly string[], options: O) {
+async function parse<O extends ParseArgsConfig['options']>(args: readonly string[], options: O) {
   try {
     return parseArgs({ args: [...args], options });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+    throw new UsageError(`${(error as Error).message}\n\n${await usage()}`);
   }
 }
 
 async function token(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const { values } = parse(args, {
+  const { values } = await parse(args, {
     sub: { type: 'string' },
     scope: { type: 'string' },
     ttl: { type: 'string' },

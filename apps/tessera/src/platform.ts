@@ -1,5 +1,5 @@
 import { serve, type PageMount, type RunningService, type Service } from '@tessera/kit';
-import { SERVICES } from './services.ts';
+import { loadServices } from './services.ts';
 import { installSignIn, signInOffered } from './signin.ts';
 import { VERSION } from './version.ts';
 
@@ -24,15 +24,16 @@ const SHARED_PAGES: readonly PageMount[] = [
  * The embedded platform: every role of every service in one process on one HTTP port, routed as
  * the ingress routes them, with state in node:sqlite files under DATA_DIR and no external server.
  */
-export function startPlatform(options: StartOptions = {}): Promise<RunningService> {
+export async function startPlatform(options: StartOptions = {}): Promise<RunningService> {
+  const services = await loadServices();
   return serve({
     name: 'tessera',
     version: VERSION,
-    description: `Tessera embedded platform: ${SERVICES.map((s) => s.name).join(', ')}`,
+    description: `Tessera embedded platform: ${services.map((s) => s.name).join(', ')}`,
     env: options.env,
     handleSignals: options.handleSignals,
     now: options.now,
-    services: SERVICES.map((service) => ({ service })),
+    services: services.map((service) => ({ service })),
     pages: SHARED_PAGES,
     routes: installSignIn,
     banner: (url, { platform, secret }) => [

@@ -79,6 +79,9 @@ t.test('tessera run names the services and roles it knows', async (t) => {
   t.match(err.at(-1), /run needs <service> <role>.*\n.*leaderboard: api, archiver/s);
   t.equal(await main(['run', 'billing', 'api'], {}), 2);
   t.match(err.at(-1), /leaderboard: api, archiver/);
+  // A name every object has is not a service either.
+  t.equal(await main(['run', 'constructor', 'api'], {}), 2);
+  t.match(err.at(-1), /run needs <service> <role>/);
   t.equal(await main(['run', 'leaderboard', 'janitor'], { DATA_DIR: dataDir(t) }), 2);
   t.match(err.at(-1), /leaderboard has no role "janitor" \(its roles: api, archiver\)/);
 });

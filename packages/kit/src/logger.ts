@@ -3,9 +3,10 @@
  * reads the output (a cluster's collector, a pipe, a file); readable lines at a terminal, where a
  * person reads it (`make run`). LOG_FORMAT overrides the choice.
  */
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
-import { build as prettyStream } from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -33,7 +34,9 @@ export function createLogger(opts: LoggerOptions): Logger {
     redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
   };
   if (!pretty) return opts.destination === undefined ? pino(options) : pino(options, opts.destination);
-  // In-process and synchronous: at a terminal, readable order beats throughput.
+  // In-process and synchronous: at a terminal, readable order beats throughput. Loaded only here:
+  // a process logging JSON (every pod) keeps pino-pretty's modules out of its heap.
+  const { build: prettyStream } = loadPinoPretty();
   const stream = prettyStream({
     sync: true,
     colorize: opts.destination === undefined && isInteractive,
@@ -42,6 +45,11 @@ export function createLogger(opts: LoggerOptions): Logger {
     destination: opts.destination ?? 1,
   });
   return pino(options, stream);
+}
+
+/** pino-pretty is CommonJS: required when first needed, so that createLogger stays synchronous. */
+function loadPinoPretty(): typeof PinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 }
 
 /**

@@ -9,11 +9,11 @@ import { createAuthenticator } from './auth.ts';
 import { configError, parseConfig, platformSettings } from './config.ts';
 import type { PlatformConfig } from './config.ts';
 import { createHttpApp } from './http/app.ts';
-import { openRateLimitRedis } from './http/rate-limit-redis.ts';
 import { closeWithDeadline } from './http/close.ts';
 import { installPages } from './http/pages.ts';
 import type { PageMount } from './http/pages.ts';
 import { loadTls } from './http/tls.ts';
+import { keepHeapBetweenBursts } from './heap-between-bursts.ts';
 import { createLogger, isInteractive, printBanner } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadOrCreateSecret } from './secret.ts';
@@ -113,6 +113,7 @@ function urlOf(app: FastifyInstance, https: boolean): string {
 export async function serve(opts: ServeOptions): Promise<RunningService> {
   // Reading everything first means a misconfigured pod fails before it opens any file or port.
   const { platform, services } = plan(opts);
+  keepHeapBetweenBursts();
   const tls = loadTls(platform.TLS_CERT_FILE, platform.TLS_KEY_FILE);
   const logger = createLogger({ level: platform.LOG_LEVEL, name: opts.name, format: platform.LOG_FORMAT });
   // With an identity provider configured, a generated secret would only widen what is accepted.
@@ -126,17 +127,22 @@ export async function serve(opts: ServeOptions): Promise<RunningService> {
     issuer: platform.AUTH_ISSUER,
     audience: platform.AUTH_AUDIENCE,
   });
-  const telemetry = startTelemetry({
+  const telemetry = await startTelemetry({
     serviceName: platform.OTEL_SERVICE_NAME,
     endpoint: platform.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
 
-  // Several replicas behind one address share their callers' budgets through Redis.
+  // Several replicas behind one address share their callers' budgets through Redis. Its client is
+  // imported only then: a process without it keeps ioredis' modules out of its heap.
   const rateLimitRedis =
     platform.REDIS_URL === undefined ||
     (!platform.RATE_LIMIT_ENABLED && platform.AUTH_FAILURE_LIMIT_PER_MINUTE === 0)
       ? undefined
-      : openRateLimitRedis({ url: platform.REDIS_URL, keyPrefix: platform.RATE_LIMIT_REDIS_PREFIX, logger });
+      : (await import('./http/rate-limit-redis.ts')).openRateLimitRedis({
+          url: platform.REDIS_URL,
+          keyPrefix: platform.RATE_LIMIT_REDIS_PREFIX,
+          logger,
+        });
 
   const app = await createHttpApp({
     name: opts.name,

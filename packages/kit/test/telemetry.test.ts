@@ -30,13 +30,13 @@ async function fakeCollector(t: Test) {
 }
 
 t.test('no endpoint, no telemetry', async (t) => {
-  t.equal(startTelemetry({ serviceName: 'x' }), undefined);
-  t.equal(startTelemetry({ serviceName: 'x', endpoint: '' }), undefined);
+  t.equal(await startTelemetry({ serviceName: 'x' }), undefined);
+  t.equal(await startTelemetry({ serviceName: 'x', endpoint: '' }), undefined);
 });
 
 t.test('request spans and metrics reach the OTLP collector on shutdown', async (t) => {
   const collector = await fakeCollector(t);
-  const telemetry = startTelemetry({ serviceName: 'kit-test', endpoint: collector.endpoint });
+  const telemetry = await startTelemetry({ serviceName: 'kit-test', endpoint: collector.endpoint });
   if (telemetry === undefined) throw new Error('telemetry should start');
   const app = await testApp({ telemetry });
   app.get('/items/:id', async () => ({ ok: true }));

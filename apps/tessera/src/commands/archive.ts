@@ -6,10 +6,7 @@ import { parseArgs } from 'node:util';
 import { archivePeriod } from '@tessera/leaderboard';
 import { leaderboardCommandSettings, periodArgument } from './leaderboard-settings.ts';
 import { CommandUsageError } from './usage-error.ts';
-
-export const ARCHIVE_USAGE = `  archive leaderboard --period <P> --keep <N>
-                                archive a finished period (idempotent) and delete the archives
-                                beyond the newest N (the operator's archive Job runs this)`;
+import { ARCHIVE_USAGE } from './usage.ts';
 
 export async function archiveCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [service, ...rest] = args;

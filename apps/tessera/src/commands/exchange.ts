@@ -10,12 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadOrCreateSecret, mintToken } from '@tessera/kit';
 import { depositOffline } from '@tessera/exchange';
 import { CommandUsageError } from './usage-error.ts';
-
-export const EXCHANGE_USAGE = `  exchange deposit --account <id> [--cash <n>] [--shares SYM=<n>]…
-        [--url <platform>] [--token <admin jwt>] [--offline]
-                                fund an account (cash in the smallest currency unit): through
-                                the REST API, or with --offline into the embedded journal under
-                                DATA_DIR (only while no platform runs on it)`;
+import { EXCHANGE_USAGE } from './usage.ts';
 
 interface Deposit {
   readonly account: string;

@@ -10,12 +10,7 @@ import {
 import { leaderboardCommandSettings, periodArgument } from './leaderboard-settings.ts';
 import { progressLine } from './progress.ts';
 import { CommandUsageError } from './usage-error.ts';
-
-export const LEADERBOARD_USAGE = `  leaderboard rebuild --period <P>
-                                rebuild a period's ranking from the win log (YYYY-MM, or the
-                                week or day name with LEADERBOARD_PERIOD=weekly|daily); on the
-                                embedded stores, with the platform stopped
-  leaderboard migrate           apply the stores' schemas (Cassandra in distributed mode)`;
+import { LEADERBOARD_USAGE } from './usage.ts';
 
 export async function leaderboardCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = args;

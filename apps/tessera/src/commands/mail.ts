@@ -3,10 +3,7 @@ import { parseArgs } from 'node:util';
 import { ProblemError, configError, parseConfig, platformSettings } from '@tessera/kit';
 import { addMailUser, isAccountType } from '@tessera/mail';
 import { CommandUsageError } from './usage-error.ts';
-
-export const MAIL_USAGE = `  mail users add <id> [--type personal|business]
-                                make the mailbox <id>@<MAIL_DOMAIN> with its folders
-                                (Inbox and the RFC 6154 ones); idempotent`;
+import { MAIL_USAGE } from './usage.ts';
 
 export async function mailCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [group, command, ...rest] = args;

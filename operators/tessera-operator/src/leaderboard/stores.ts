@@ -13,7 +13,7 @@ import {
   ensureWinLogStream,
   parseCassandraUrl,
   winLogStreamOptions,
-} from '@tessera/leaderboard';
+} from '@tessera/leaderboard/stores';
 import cassandra from 'cassandra-driver';
 import { Redis } from 'ioredis';
 import type { LeaderboardPorts } from './ports.ts';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { parseCassandraUrl } from '@tessera/leaderboard';
+import { parseCassandraUrl } from '@tessera/leaderboard/stores';
 import { backend, freePort } from '@tessera/testkit';
 import cassandra from 'cassandra-driver';
 import { Redis } from 'ioredis';
