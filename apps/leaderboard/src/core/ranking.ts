@@ -6,7 +6,7 @@ import { SeqColumn } from './seq-column.ts';
 import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
 import { grown, permuted } from './typed-arrays.ts';
-import { TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
+import { MAX_PLAYERS, TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
 import { WaitingScores } from './waiting-scores.ts';
 
 /** One player's saved state: enough to restore the ranking without the win log. */
@@ -127,10 +127,14 @@ export class Ranking {
   /**
    * Makes room for `players` players in all, so that a rebuild or a restore up to that many
    * neither grows the id table (each growth rewrites every slot at random) nor copies a column.
-   * Optional: a hint from a caller that knows the count (a checkpoint) or a bound on it. The
-   * capacity stays until the next bulk placement, which trims what is unused.
+   * Optional: a hint from a caller that knows the count (a checkpoint) or estimates it (the win
+   * log's sketch of its players). A wrong hint costs time, never a result: too small, the table
+   * grows as without one; too large, the next bulk placement trims what is unused.
    */
-  reserve(players: number): void {
+  reserve(hint: number): void {
+    // A bad hint (NaN, negative, past what a table holds) must not cost an allocation.
+    const players = Math.min(Number.isFinite(hint) ? Math.max(0, Math.floor(hint)) : 0, MAX_PLAYERS);
+    if (players <= this.#ids.size) return;
     this.#oversized = true;
     this.#ids.reserve(players);
     const capacity = this.#ids.capacity;
