@@ -6,6 +6,9 @@
  *   reads a replay (ThreadedWinLogReads: a thread of its own, a batch ahead), so "reading" is
  *   what the event loop still waits for and spends turning columns into wins. The read alone is
  *   also timed through a lean query on this thread (three columns, rows as arrays).
+ *   The replay is first sized from the log's estimate of its players (its sketch, kept by the
+ *   writer as it appends, written here by the setup the same way), as the catch-up does;
+ *   BENCH_RESERVE=0 replays without it, growing the ranking as it goes.
  * - updates: random wins for existing players; rank reads: random players' standing; top-10 reads.
  *   Each is measured ROUNDS times; the median is reported (the spread is printed too).
  * - memory: first, before anything else is allocated, a ranking of USERS players is built from
@@ -27,6 +30,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openSqlite } from '@tessera/kit';
 import { ThreadedWinLogReads } from '../src/adapters/embedded/threaded-win-log-reads.ts';
 import { ensureWinSchema } from '../src/adapters/embedded/win-batch-writer.ts';
+import { PlayerSketch, RAISE_REGISTER } from '../src/adapters/embedded/player-sketch.ts';
+import { WinLogReads } from '../src/adapters/embedded/win-log-reads.ts';
 import { Ranking } from '../src/core/ranking.ts';
 import { TIE_BREAKS, TOP_LIST_SIZE, type TieBreak } from '../src/core/standing.ts';
 import { mix32 } from '../src/core/typed-arrays.ts';
@@ -41,6 +46,7 @@ const SHAPE_USERS = Math.min(USERS, 2_000_000);
 /** Ids made at a time for the memory figure's build (outside its clock). */
 const CHUNK = 1 << 16;
 const PERIOD = '2026-11';
+const RESERVE = process.env.BENCH_RESERVE !== '0';
 const MODES = (process.env.BENCH_TIE_BREAKS?.split(',') ?? TIE_BREAKS).map((mode) => {
   if (!(TIE_BREAKS as readonly string[]).includes(mode)) throw new Error(`unknown tie-break ${mode}`);
   return mode as TieBreak;
@@ -158,16 +164,25 @@ try {
   const insert = db.prepare(
     'INSERT INTO wins (seq, period, user_id, points, match_id, at) VALUES (?, ?, ?, ?, NULL, 0)',
   );
+  const sketch = new PlayerSketch();
   const writeStart = performance.now();
   for (let i = 0; i < USERS; i += 100_000) {
     db.exec('BEGIN');
-    for (let j = i; j < Math.min(USERS, i + 100_000); j++)
-      insert.run(j + 1, PERIOD, hexId(j), 1 + random(10));
+    for (let j = i; j < Math.min(USERS, i + 100_000); j++) {
+      const id = hexId(j);
+      insert.run(j + 1, PERIOD, id, 1 + random(10));
+      sketch.add(id);
+    }
     db.exec('COMMIT');
     progress('writing win log', Math.min(USERS, i + 100_000), USERS);
   }
   // The period's seq range, as the win log's writer keeps it: a replay scans only that range.
   db.prepare('INSERT INTO win_periods (period, first_seq, last_seq) VALUES (?, 1, ?)').run(PERIOD, USERS);
+  // And its sketch of the players, which the writer keeps register by register as it appends.
+  const raise = db.prepare(RAISE_REGISTER);
+  db.exec('BEGIN');
+  sketch.registers.forEach((rank, register) => rank > 0 && raise.run(PERIOD, register, rank));
+  db.exec('COMMIT');
   const writeMs = performance.now() - writeStart;
   printTable('setup', [['writing the win log (not timed below)', `${(writeMs / 1000).toFixed(1)} s`]]);
 
@@ -189,7 +204,9 @@ try {
   results.leanReadSeconds = leanReadMs / 1000;
 
   const replays = new ThreadedWinLogReads(join(dir, 'wins.db'));
-  for (const tieBreak of MODES) results[tieBreak] = await benchMode(tieBreak, replays, leanReadMs);
+  const reads = new WinLogReads(db);
+  const players = (): number => (RESERVE ? reads.players(PERIOD) : 0);
+  for (const tieBreak of MODES) results[tieBreak] = await benchMode(tieBreak, replays, leanReadMs, players);
   if (process.env.BENCH_SHAPES !== '0') results.idShapes = idShapes();
   const loadAtEnd = load();
   results.loadAtEnd = loadAtEnd;
@@ -257,6 +274,7 @@ async function benchMode(
   tieBreak: TieBreak,
   replays: ThreadedWinLogReads,
   leanReadMs: number,
+  players: () => number,
 ): Promise<Record<string, number>> {
   console.log(`\n== tie-break ${tieBreak}`);
   // Rebuild: read the log back through the adapter and apply every win.
@@ -268,6 +286,13 @@ async function benchMode(
   let applyCpuMs = 0;
   let applied = 0;
   const loadBefore = load();
+  // Sized once from the log's estimate (0: not sized), as the catch-up does before it replays.
+  const sizing = performance.now();
+  const sizingCpu = threadCpuMs();
+  const estimate = players();
+  ranking.reserve(estimate);
+  const sizingMs = performance.now() - sizing;
+  applyCpuMs += threadCpuMs() - sizingCpu;
   let t0 = performance.now();
   for await (const batch of replays.read(PERIOD, 0)) {
     const t1 = performance.now();
@@ -286,7 +311,7 @@ async function benchMode(
   const placing = performance.now();
   const placingCpu = threadCpuMs();
   ranking.top(0, 1);
-  applyMs += performance.now() - placing;
+  applyMs += sizingMs + performance.now() - placing;
   applyCpuMs += threadCpuMs() - placingCpu;
   const loadAfter = load();
   const rssPerPlayer = ((await settle()) - beforeOrdinaryGc) / USERS;
@@ -324,6 +349,10 @@ async function benchMode(
       '  applying, CPU time of this thread',
       `${(applyCpuMs / 1000).toFixed(1)} s (${perSecond(applied, applyCpuMs)})`,
     ],
+    [
+      '  sized first from the log (estimate, time)',
+      estimate > 0 ? `${estimate.toLocaleString('en-US')} players, ${sizingMs.toFixed(0)} ms` : 'not sized',
+    ],
     ['  load average before / after', `${loadBefore} / ${loadAfter}`],
     [
       '  with a lean read (3 columns, rows as arrays)',
@@ -343,6 +372,8 @@ async function benchMode(
     rebuildReadSeconds: readMs / 1000,
     rebuildApplySeconds: applyMs / 1000,
     rebuildApplyCpuSeconds: applyCpuMs / 1000,
+    rebuildSizingMs: sizingMs,
+    playersEstimate: estimate,
     updatesPerSecond: updates.rate,
     rankReadsPerSecond: ranks.rate,
     topReadsPerSecond: tops.rate,

@@ -33,6 +33,11 @@ export interface WinLog {
   periods(): Promise<Period[]>;
   /** Seq of the period's last recorded win (0 when it has none). */
   lastSeq(period: Period): Promise<number>;
+  /**
+   * About how many distinct players the period's wins have (an estimate, within a few per cent),
+   * for a replay to size its ranking once; absent where the log keeps no such count.
+   */
+  players?(period: Period): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,11 @@ export interface RankingStore extends StandingsReader {
   drop(period: Period): Promise<void>;
   /** Number of players ranked in `period`. */
   players(period: Period): Promise<number>;
+  /**
+   * Makes room for about `players` players in the period before a replay applies its wins, so
+   * that it need not grow as it goes; a wrong count costs time only. Absent where nothing is sized.
+   */
+  reserve?(period: Period, players: number): Promise<void>;
   /**
    * A player's standing read synchronously, for stores held in this process (embedded): what
    * `standing` answers, without a promise. Absent on stores that need a round trip.

@@ -25,19 +25,23 @@ export class ChangedSet {
     if (words > this.#bits.length) this.#bits = resized(this.#bits, words);
   }
 
-  /** Cuts the bits to handles 0 … `players` - 1 (every handle in the set is below it). */
-  trim(players: number): void {
-    this.#bits = resized(this.#bits, Math.max((players + 31) >>> 5, 1));
+  /** Cuts the bits to handles 0 … `capacity` - 1 (every handle in the set is below it). */
+  trim(capacity: number): void {
+    this.#bits = resized(this.#bits, Math.max((capacity + 31) >>> 5, 1));
   }
 
-  /** Moves handle h to `map[h]`, for handles 0 … `count` - 1 (a permutation of them). */
-  renumber(map: Int32Array, count: number): void {
+  /** Moves handle h to `map[h]` (never -1 for a handle in the set), in a set of `capacity` handles. */
+  renumber(map: Int32Array, capacity: number): void {
     const from = this.#bits;
-    const bits = new Uint32Array(Math.max(from.length, (count + 31) >>> 5));
-    for (let handle = 0; handle < count && handle >>> 5 < from.length; handle++) {
-      if ((from[handle >>> 5]! & (1 << (handle & 31))) === 0) continue;
-      const to = map[handle]!;
-      bits[to >>> 5]! |= 1 << (to & 31);
+    const bits = new Uint32Array(Math.max((capacity + 31) >>> 5, 1));
+    for (let word = 0; word < from.length; word++) {
+      let w = from[word]!;
+      while (w !== 0) {
+        const low = w & -w;
+        const to = map[word * 32 + 31 - Math.clz32(low)]!;
+        bits[to >>> 5]! |= 1 << (to & 31);
+        w ^= low;
+      }
     }
     this.#bits = bits;
   }

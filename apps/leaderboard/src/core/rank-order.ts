@@ -206,15 +206,19 @@ export class RankOrder {
     }
   }
 
-  /** Replaces every handle h by `map[h]`, in the blocks and in `blockOf`; the order stays. */
-  renumber(map: Int32Array): void {
+  /**
+   * Replaces every handle h by `map[h]`, in the blocks and in a `blockOf` of `capacity` entries;
+   * the order stays. Parked entries are not kept: their owner parks them again.
+   */
+  renumber(map: Int32Array, capacity: number): void {
+    this.#blockOf =
+      this.#blockOf instanceof Uint16Array ? new Uint16Array(capacity) : new Uint32Array(capacity);
     for (let id = 0; id < this.#blocks.length; id++) {
       const block = this.#blocks[id]!;
       const size = this.#sizes[id]!;
       for (let i = 0; i < size; i++) {
         const handle = map[block[i]!]!;
         block[i] = handle;
-        // Each placed handle is written once, and no entry is read here: rewritten in place.
         this.#blockOf[handle] = id;
       }
     }

@@ -5,8 +5,8 @@ import { ChangedSet } from './changed-set.ts';
 import { SeqColumn } from './seq-column.ts';
 import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
-import { GROWTH, grown, permuted } from './typed-arrays.ts';
-import { UserIdTable } from './user-id-table.ts';
+import { grown, permuted } from './typed-arrays.ts';
+import { MAX_PLAYERS, TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
 import { WaitingScores } from './waiting-scores.ts';
 
 /** One player's saved state: enough to restore the ranking without the win log. */
@@ -38,8 +38,8 @@ export interface RankingOptions {
   /** From this many players placed at once, they are merged in bulk (a test sets it low). */
   readonly bulkPlacement?: number;
   /**
-   * A test hook: every this many new players, every player gets a new handle, as a growth of a
-   * table keyed by slot will do (issue #15). Unset (no renumbering) outside tests.
+   * A test hook: every this many new players, the id table is rehashed into one slot more or
+   * fewer, which gives most players a new handle as a growth does. Unset outside tests.
    */
   readonly renumberEvery?: number;
 }
@@ -65,7 +65,8 @@ const DENSE_SCORES = 1 << 20;
  */
 export class Ranking {
   readonly tieBreak: TieBreak;
-  readonly #ids = new UserIdTable();
+  /** Handles are the ids' slots: a rehash moves every column with them (see #renumber). */
+  readonly #ids = new UserIdTable((map, capacity) => this.#renumber(map, capacity));
   readonly #order: RankOrder;
   readonly #low: ScoreCounts;
   /** Scores of players at or above the dense range (0 for the others); undefined until needed. */
@@ -78,7 +79,7 @@ export class Ranking {
   #appliedSeq = 0;
   /** The highest seq of any player placed in the order so far (they may have moved on since). */
   #placedSeq = -Infinity;
-  /** Whether capacity beyond GROWTH's was made (a replay's growth, a reserve) since the last trim. */
+  /** Whether capacity beyond a running growth's was made (a replay's growth, a reserve) since the last trim. */
   #oversized = false;
   readonly #bulkPlacement: number;
   /** The handle lists of the checkpoint saves in flight: renumbered with the players. */
@@ -126,15 +127,20 @@ export class Ranking {
   /**
    * Makes room for `players` players in all, so that a rebuild or a restore up to that many
    * neither grows the id table (each growth rewrites every slot at random) nor copies a column.
-   * Optional: a hint from a caller that knows the count (a checkpoint) or a bound on it. The
-   * capacity stays until the next bulk placement, which trims what is unused.
+   * Optional: a hint from a caller that knows the count (a checkpoint) or estimates it (the win
+   * log's sketch of its players). A wrong hint costs time, never a result: too small, the table
+   * grows as without one; too large, the next bulk placement trims what is unused.
    */
-  reserve(players: number): void {
+  reserve(hint: number): void {
+    // A bad hint (NaN, negative, past what a table holds) must not cost an allocation.
+    const players = Math.min(Number.isFinite(hint) ? Math.max(0, Math.floor(hint)) : 0, MAX_PLAYERS);
+    if (players <= this.#ids.size) return;
     this.#oversized = true;
     this.#ids.reserve(players);
-    this.#seqs.reserve(players);
-    this.#changed.reserve(players);
-    this.#order.reserve(players);
+    const capacity = this.#ids.capacity;
+    this.#seqs.reserve(capacity);
+    this.#changed.reserve(capacity);
+    this.#order.reserve(capacity);
     this.#waiting.reserve(players - this.#order.size);
   }
 
@@ -144,27 +150,36 @@ export class Ranking {
    * every other player met since: a replay of the log places millions at once (see #placePending).
    */
   apply(seq: number, userId: string, points: number): boolean {
-    const placed = this.#order.size;
     const known = this.#ids.size;
-    const growth = this.#growth(placed, known);
+    const growth = this.#growth(this.#order.size, known);
     const handle = this.#ids.intern(userId, growth);
-    if (handle < placed) {
-      if (seq <= this.#seqs.get(handle)) return false;
-      this.#place(handle, this.#take(handle) + points, seq);
-    } else if (handle < known) {
-      if (seq <= this.#seqs.get(handle)) return false;
-      this.#waiting.addPoints(this.#order.parked(handle), points);
-    } else {
+    const met = this.#ids.size > known;
+    if (met) {
       this.#wait(handle, points, growth);
+    } else {
+      if (seq <= this.#seqs.get(handle)) return false;
+      const at = this.#waitingAt(handle);
+      if (at < 0) this.#place(handle, this.#take(handle) + points, seq);
+      else this.#waiting.addPoints(at, points);
     }
     this.#seqs.set(handle, seq, growth);
     this.#changed.add(handle, growth);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
-    if (handle >= known && this.#renumberEvery > 0 && ++this.#metSinceRenumber === this.#renumberEvery) {
+    if (met && this.#renumberEvery > 0 && ++this.#metSinceRenumber === this.#renumberEvery) {
       this.#metSinceRenumber = 0;
-      this.#renumberForTest();
+      this.#ids.moveForTest();
     }
     return true;
+  }
+
+  /**
+   * Where a known player's pair is among the waiting ones, or -1 when they are placed. A waiting
+   * player's `blockOf` entry holds the index of their pair (see #wait); a placed player's holds
+   * a block id, which may be a valid index too, but of a pair that is not theirs.
+   */
+  #waitingAt(handle: number): number {
+    const at = this.#order.parked(handle);
+    return at < this.#waiting.count && this.#waiting.handleAt(at) === handle ? at : -1;
   }
 
   /**
@@ -175,13 +190,15 @@ export class Ranking {
     const known = this.#ids.size;
     const growth = this.#growth(this.#order.size, known);
     const handle = this.#ids.intern(entry.userId, growth);
-    if (handle < this.#order.size) {
-      this.#take(handle);
-      this.#place(handle, entry.score, entry.seq);
-    } else if (handle < known) {
-      this.#waiting.setScore(this.#order.parked(handle), entry.score);
-    } else {
+    if (this.#ids.size > known) {
       this.#wait(handle, entry.score, growth);
+    } else {
+      const at = this.#waitingAt(handle);
+      if (at >= 0) this.#waiting.setScore(at, entry.score);
+      else {
+        this.#take(handle);
+        this.#place(handle, entry.score, entry.seq);
+      }
     }
     this.#seqs.set(handle, entry.seq, growth);
   }
@@ -264,41 +281,24 @@ export class Ranking {
   #entryOf(handle: number): RankingEntry {
     // A player not placed yet keeps their score apart: a checkpoint during a long replay reads it
     // there instead of placing everyone met so far.
-    const placed = this.#order.size;
+    const at = this.#waitingAt(handle);
     return {
       userId: this.#ids.idOf(handle),
-      score: handle < placed ? this.#scoreOf(handle, -1) : this.#waiting.scoreAt(this.#order.parked(handle)),
+      score: at < 0 ? this.#scoreOf(handle, -1) : this.#waiting.scoreAt(at),
       seq: this.#seqs.get(handle),
     };
   }
 
   /**
-   * The test hook's renumbering (see `renumberEvery`): the placed players' handles rotated by one,
-   * and the waiting ones' among themselves (with dense handles, "waiting" is `handle >= placed`).
-   * Not an involution: two renumberings in a row do not give the old handles back.
+   * The id table moved every player to `map[handle]` (-1: no player there) in `capacity` slots: the
+   * columns, the order, the high scores, the waiting pairs and the saves' lists follow. Every
+   * column keyed by handle is made `capacity` long, so no later write past it grows one.
    */
-  #renumberForTest(): void {
-    const placed = this.#order.size;
-    const count = this.#ids.size;
-    const map = new Int32Array(count);
-    for (let handle = 0; handle < count; handle++)
-      map[handle] =
-        handle < placed ? (handle + 1) % placed : placed + ((handle - placed + 1) % (count - placed));
-    this.#renumber(map);
-  }
-
-  /**
-   * Gives every player the handle `map[handle]` (a permutation of the handles that keeps the placed
-   * ones below the waiting ones), in every column, in the order and in the saves' lists.
-   */
-  #renumber(map: Int32Array): void {
-    const placed = this.#order.size;
-    const count = this.#ids.size;
-    this.#ids.renumber(map);
-    this.#seqs.renumber(map, count);
-    this.#changed.renumber(map, count);
-    this.#order.renumber(map);
-    if (this.#high !== undefined) this.#high = permuted(this.#high, map, placed);
+  #renumber(map: Int32Array, capacity: number): void {
+    this.#seqs.renumber(map, capacity);
+    this.#changed.renumber(map, capacity);
+    this.#order.renumber(map, capacity);
+    if (this.#high !== undefined) this.#high = permuted(this.#high, map, capacity);
     this.#waiting.renumber(map);
     for (let at = 0; at < this.#waiting.count; at++) this.#order.park(this.#waiting.handleAt(at), at);
     for (const handles of this.#taken)
@@ -308,11 +308,11 @@ export class Ranking {
   /**
    * How much the id table and the columns grow when full: by BULK_GROWTH while the players waiting
    * to be placed are at least as many as those placed (a replay or a restore, which ends in a bulk
-   * placement that trims them), else by GROWTH, which keeps the unused capacity small. A column's
-   * capacity beyond what is written costs address space, not memory (the pages are never touched).
+   * placement that trims them), else by TABLE_GROWTH, which keeps the unused capacity small: the
+   * columns keyed by handle are as long as the table (see #renumber), so its load is theirs.
    */
   #growth(placed: number, known: number): number {
-    if (known - placed < placed) return GROWTH;
+    if (known - placed < placed) return TABLE_GROWTH;
     this.#oversized = true;
     return BULK_GROWTH;
   }
@@ -529,13 +529,13 @@ export class Ranking {
     this.#order.load(merged);
     this.#topList = undefined;
     // A bulk placement ends a replay or a restore: the capacity its growth (by BULK_GROWTH, or a
-    // reserve) left unused goes back. Only then: a trim after an ordinary growth by GROWTH would
+    // reserve) left unused goes back. Only then: a trim after a running growth would
     // be undone by the next new player, two copies of every column for nothing.
     if (!this.#oversized) return;
     this.#oversized = false;
     this.#ids.trim();
-    this.#seqs.trim(this.#ids.size);
-    this.#changed.trim(this.#ids.size);
+    this.#seqs.trim(this.#ids.capacity);
+    this.#changed.trim(this.#ids.capacity);
   }
 }
 
@@ -547,7 +547,7 @@ const BULK_PLACEMENT = 4096;
 
 /**
  * Growth of the id table during a replay: each growth rewrites every slot at random, so growing by
- * 2 rewrites a slot about once over the replay where GROWTH (1.25) rewrites it four times.
+ * 2 rewrites a slot about once over the replay where TABLE_GROWTH (1.1) rewrites it eight times.
  */
 const BULK_GROWTH = 2;
 

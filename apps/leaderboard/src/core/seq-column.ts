@@ -44,17 +44,17 @@ export class SeqColumn {
     if (this.#wide !== undefined && players > this.#wide.length) this.#wide = resized(this.#wide, players);
   }
 
-  /** Cuts the column to handles 0 … `players` - 1 (every handle in use is below it). */
-  trim(players: number): void {
-    const length = Math.max(players, 1);
+  /** Cuts the column to handles 0 … `capacity` - 1 (every handle in use is below it). */
+  trim(capacity: number): void {
+    const length = Math.max(capacity, 1);
     if (this.#offsets !== undefined) this.#offsets = resized(this.#offsets, length);
     else this.#wide = resized(this.#wide!, length);
   }
 
-  /** Moves handle h's seq to `map[h]`, for handles 0 … `count` - 1 (a permutation of them). */
-  renumber(map: Int32Array, count: number): void {
-    if (this.#offsets !== undefined) this.#offsets = permuted(this.#offsets, map, count);
-    else this.#wide = permuted(this.#wide!, map, count);
+  /** Moves handle h's seq to `map[h]` (-1: none there) in a column of `capacity` handles. */
+  renumber(map: Int32Array, capacity: number): void {
+    if (this.#offsets !== undefined) this.#offsets = permuted(this.#offsets, map, capacity);
+    else this.#wide = permuted(this.#wide!, map, capacity);
   }
 
   #widen(): void {

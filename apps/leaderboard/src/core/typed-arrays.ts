@@ -36,12 +36,17 @@ export function resized<T extends NumberArray>(from: T, length: number): T {
 }
 
 /**
- * A copy of `from` (same type, length at least `count`) with element i at `map[i]`, for i < `count`
- * (`map` a permutation of 0 … count - 1): a column renumbered with the players it describes.
+ * A copy of `from` (same type) of `length` elements with element i at `map[i]`, for every i of
+ * `map` that `from` holds and whose `map[i]` is not -1: a column keyed by slot, moved with the
+ * players it describes when the id table is rehashed into `length` slots.
  */
-export function permuted<T extends NumberArray>(from: T, map: Int32Array, count: number): T {
-  const to = new (from.constructor as new (length: number) => T)(Math.max(from.length, count));
-  for (let i = 0; i < count && i < from.length; i++) to[map[i]!] = from[i]!;
+export function permuted<T extends NumberArray>(from: T, map: Int32Array, length: number): T {
+  const to = new (from.constructor as new (length: number) => T)(length);
+  const end = Math.min(map.length, from.length);
+  for (let i = 0; i < end; i++) {
+    const at = map[i]!;
+    if (at >= 0) to[at] = from[i]!;
+  }
   return to;
 }
 

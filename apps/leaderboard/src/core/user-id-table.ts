@@ -1,180 +1,175 @@
-import { GROWTH, grown, mix32, resized } from './typed-arrays.ts';
+import { grown, mix32, resized } from './typed-arrays.ts';
 
 /**
- * Interns user ids as dense integer handles (0, 1, 2, …) and gives them back, all in typed arrays.
+ * Interns user ids as integer handles and gives them back, all in typed arrays. A handle is the
+ * id's slot in an open-addressing table (issue #15: one probe finds the player, and the ranking's
+ * columns are indexed by the same number, so no second random access maps a slot to a handle).
+ * Handles are therefore sparse (0 … capacity - 1) and a growth of the table moves them: the
+ * table tells its owner through `onMove`, with the map from old to new slots.
  *
  * Why not `Map<string, number>`: V8 caps a Map at 2^24 entries (16.7 M) while a month of the spec
  * holds 25 M players, and 25 M heap strings would make every full GC mark 25 M objects.
  *
- * Each handle owns three 32-bit words. A 24-character lowercase hex id (the common shape of such
+ * Each slot owns three 32-bit words. A 24-character lowercase hex id (the common shape of such
  * ids, a MongoDB ObjectId for one) is stored in them as its 96 bits, so it costs 12 bytes; any
  * other id ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold
- * the offset and length. The hash is not stored: a rehash recomputes it from the key.
- *
- * The open-addressing table holds, per slot, the handle + 1 in the low 26 bits and 6 low bits of
- * the hash above them (the slot comes from the high bits), so a probe rarely reads a key it does
- * not want (each key read is a cache miss at 25 M players). That caps a table at 2^26 - 1 players (67 M), far above one month of the spec.
+ * the offset and length (never 0). Three zero words mark an empty slot, so the all-zero hex id is
+ * kept as bytes. No hash or tag is stored: a probe compares the key words, which linear probing
+ * keeps in the few cache lines it reads anyway; a rehash recomputes the hash from the key.
  */
-const EMPTY = 0;
-const HANDLE_BITS = 26;
-const HANDLE_MASK = (1 << HANDLE_BITS) - 1;
-const TAG_MASK = (1 << (32 - HANDLE_BITS)) - 1;
-export const MAX_PLAYERS = HANDLE_MASK - 1;
-/** Linear probing stays short at this load because the slot's hash tag skips most foreign keys. */
+export const MAX_PLAYERS = (1 << 26) - 2;
+/** Most of a table's slots in use before it grows: past it linear probes get long. */
 const MAX_LOAD = 0.85;
-/** The load a table sized for a known count (`reserve`, `trim`) starts at: room for a few more. */
-const SIZED_LOAD = 0.8;
+/**
+ * The load a table sized for a known count (`reserve`, `trim`) starts at: room for 1 % more. Every
+ * per-player byte of the table and of the columns keyed by slot costs 1 / load, so at 25 M hex
+ * players the ranking holds (12 + 4 + 2 + 0.25) / load + 4 bytes a player: 25.7 at this load.
+ */
+const SIZED_LOAD = 0.84;
+/**
+ * Growth when full in running: from MAX_LOAD to 0.77 (27.6 bytes a player at worst, where 1.25
+ * would leave 0.68 and 30.8). A replay passes more (see `intern`).
+ */
+export const TABLE_GROWTH = 1.1;
 const MAX_ARENA_BYTES = 0xffff_ffff;
 const HEX_LENGTH = 24;
+const FIRST_CAPACITY = 2048;
+
+/** Called after a rehash: the id in old slot s is now in `map[s]` (-1 for an empty slot). */
+export type OnMove = (map: Int32Array, capacity: number) => void;
 
 export class UserIdTable {
-  /** Three words per handle: the packed hex id, or [arena offset, length, 0]. */
-  #keys = new Uint32Array(3 * 1024);
-  /** One bit per handle: set when the id is packed hex. */
-  #hex = new Uint32Array(32);
+  /** Three words per slot: the packed hex id, or [arena offset, length, 0]; all 0 when empty. */
+  #keys = new Uint32Array(3 * FIRST_CAPACITY);
+  /** One bit per slot: set when the id is packed hex. */
+  #hex = new Uint32Array(FIRST_CAPACITY >>> 5);
   #bytes = new Uint8Array(1024);
-  #slots = new Int32Array(2048);
+  #capacity = FIRST_CAPACITY;
   #count = 0;
   #used = 0;
   /** Ids kept as bytes: while none is, a probe need not read the hex bit (a miss of its own at scale). */
   #others = 0;
+  readonly #onMove: OnMove;
   // The key being looked up, parsed once (hex words or not).
   #isHex = false;
   #w0 = 0;
   #w1 = 0;
   #w2 = 0;
 
+  constructor(onMove: OnMove = () => {}) {
+    this.#onMove = onMove;
+  }
+
   get size(): number {
     return this.#count;
   }
 
+  /** Slots: every handle is below it. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
   /** Bytes held by the table's arrays (capacity, not just what is used). */
   get byteLength(): number {
-    return this.#keys.byteLength + this.#hex.byteLength + this.#bytes.byteLength + this.#slots.byteLength;
+    return this.#keys.byteLength + this.#hex.byteLength + this.#bytes.byteLength;
   }
 
   /** The handle of `id`, or -1 when it was never interned. */
   handleOf(id: string): number {
-    const hash = this.#parse(id);
-    const slot = this.#find(id, hash);
-    const entry = this.#slots[slot]!;
-    return entry === EMPTY ? -1 : (entry & HANDLE_MASK) - 1;
+    const slot = this.#find(id, this.#parse(id));
+    return this.#isEmpty(slot) ? -1 : slot;
   }
 
   /**
-   * The handle of `id`, adding it when new. `growth`: how much the slots and keys grow when full; a
-   * caller adding millions at once (a replay) passes more than GROWTH, since each growth rewrites
-   * every slot at random and copies every key, and trims the table when done.
+   * The handle of `id`, adding it when new (`size` then grows by one). `growth`: how much the table
+   * grows when full; a caller adding millions at once (a replay) passes more than TABLE_GROWTH, since
+   * each growth rewrites every slot at random, and trims the table when done. A growth moves
+   * every handle (see `onMove`); the handle returned is the new one.
    */
-  intern(id: string, growth = GROWTH): number {
-    const hash = this.#parse(id);
-    const slot = this.#find(id, hash);
-    const entry = this.#slots[slot]!;
-    if (entry !== EMPTY) return (entry & HANDLE_MASK) - 1;
-    const handle = this.#append(id, growth);
-    this.#slots[slot] = tagged(handle, hash);
-    if (this.#count > this.#slots.length * MAX_LOAD) this.#rehash(Math.ceil(this.#slots.length * growth));
-    return handle;
+  intern(id: string, growth = TABLE_GROWTH): number {
+    const slot = this.#find(id, this.#parse(id));
+    if (!this.#isEmpty(slot)) return slot;
+    this.#store(slot, id);
+    if (this.#count <= this.#capacity * MAX_LOAD) return slot;
+    return this.#rehash(Math.ceil(this.#capacity * growth))[slot]!;
   }
 
   /**
    * Makes room for `players` ids in all (hex ones; others also take their bytes in the arena),
-   * so that interning up to that many neither rehashes nor copies the keys.
+   * so that interning up to that many does not rehash.
    */
   reserve(players: number): void {
     const capacity = Math.min(players, MAX_PLAYERS);
-    if (3 * capacity > this.#keys.length) this.#keys = resized(this.#keys, 3 * capacity);
-    const words = (capacity + 31) >>> 5;
-    if (words > this.#hex.length) this.#hex = resized(this.#hex, words);
-    if (capacity > this.#slots.length * MAX_LOAD) this.#rehash(Math.ceil(capacity / SIZED_LOAD));
+    if (capacity > this.#capacity * MAX_LOAD) this.#rehash(Math.ceil(capacity / SIZED_LOAD));
   }
 
   /**
-   * Gives back the unused capacity: the keys and the arena cut to what is used, the slots
-   * rehashed to SIZED_LOAD when below what one growth would leave (MAX_LOAD / GROWTH).
+   * Gives back the unused capacity: the arena cut to what is used, the slots rehashed to
+   * SIZED_LOAD when below what one running growth would leave (MAX_LOAD / TABLE_GROWTH): a replay's
+   * growth by 2 leaves 0.43–0.85, and at 25 M players 0.75 (2^25 slots), 28.5 bytes a player.
    */
   trim(): void {
     const count = this.#count;
-    this.#keys = resized(this.#keys, Math.max(3 * count, 3));
-    this.#hex = resized(this.#hex, Math.max((count + 31) >>> 5, 1));
     this.#bytes = resized(this.#bytes, Math.max(this.#used, 1));
     const sized = Math.ceil(count / SIZED_LOAD) + 1;
-    if (count < this.#slots.length * (MAX_LOAD / GROWTH) && sized < this.#slots.length) this.#rehash(sized);
+    if (count < this.#capacity * (MAX_LOAD / TABLE_GROWTH) && sized < this.#capacity) this.#rehash(sized);
   }
 
   /**
-   * Gives every id the handle `map[handle]` (`map` a permutation of 0 … size - 1), as a growth of
-   * a table keyed by slot will (issue #15). Today only the ranking's test hook asks for it.
+   * For tests: rehashes into one slot more or one fewer, which moves most handles as a growth
+   * does, without growing the table over and over.
    */
-  renumber(map: Int32Array): void {
-    const from = this.#keys;
-    const keys = new Uint32Array(from.length);
-    const hex = new Uint32Array(this.#hex.length);
-    for (let handle = 0; handle < this.#count; handle++) {
-      const to = map[handle]!;
-      keys[3 * to] = from[3 * handle]!;
-      keys[3 * to + 1] = from[3 * handle + 1]!;
-      keys[3 * to + 2] = from[3 * handle + 2]!;
-      if (this.#isHexHandle(handle)) hex[to >>> 5]! |= 1 << (to & 31);
-    }
-    this.#keys = keys;
-    this.#hex = hex;
-    const slots = this.#slots;
-    for (let slot = 0; slot < slots.length; slot++) {
-      const entry = slots[slot]!;
-      if (entry !== EMPTY) slots[slot] = (entry & ~HANDLE_MASK) | (map[(entry & HANDLE_MASK) - 1]! + 1);
-    }
+  moveForTest(): void {
+    const fewer = this.#capacity - 1;
+    this.#rehash(this.#capacity % 2 === 1 && this.#count < fewer * MAX_LOAD ? fewer : this.#capacity + 1);
   }
 
   idOf(handle: number): string {
     const keys = this.#keys;
     const k = 3 * handle;
-    if (this.#isHexHandle(handle)) return hexOf(keys[k]!) + hexOf(keys[k + 1]!) + hexOf(keys[k + 2]!);
+    if (this.#isHexSlot(handle)) return hexOf(keys[k]!) + hexOf(keys[k + 1]!) + hexOf(keys[k + 2]!);
     // A view read as latin1, not String.fromCharCode(...bytes): spreading the bytes as arguments
     // cost a microsecond an id, which a checkpoint pays for every player it saves.
     const bytes = this.#bytes;
     return Buffer.from(bytes.buffer, bytes.byteOffset + keys[k]!, keys[k + 1]).toString('latin1');
   }
 
+  #isEmpty(slot: number): boolean {
+    const keys = this.#keys;
+    const k = 3 * slot;
+    return (keys[k]! | keys[k + 1]! | keys[k + 2]!) === 0;
+  }
+
   /** The slot holding `id`, or the empty slot where it belongs. */
   #find(id: string, hash: number): number {
-    const slots = this.#slots;
-    const capacity = slots.length;
-    const tag = hash & TAG_MASK;
+    const keys = this.#keys;
+    const capacity = this.#capacity;
     let slot = home(hash, capacity);
     if (this.#isHex) {
       // The common case, kept apart so that the probe compares three words and nothing else.
-      const keys = this.#keys;
       const w0 = this.#w0;
       const w1 = this.#w1;
       const w2 = this.#w2;
       for (; ; slot = slot + 1 === capacity ? 0 : slot + 1) {
-        const entry = slots[slot]!;
-        if (entry === EMPTY) return slot;
-        if (entry >>> HANDLE_BITS !== tag) continue;
-        const handle = (entry & HANDLE_MASK) - 1;
-        const k = 3 * handle;
-        // The words first: a non-hex id's words (offset, length, 0) could equal them, so the hex
-        // bit decides only once they match, and only when such an id exists.
-        if (
-          keys[k] === w0 &&
-          keys[k + 1] === w1 &&
-          keys[k + 2] === w2 &&
-          (this.#others === 0 || this.#isHexHandle(handle))
-        )
-          return slot;
+        const k = 3 * slot;
+        const a = keys[k]!;
+        const b = keys[k + 1]!;
+        const c = keys[k + 2]!;
+        // A hex key is never three zeros, so a match is never an empty slot. A non-hex id's words
+        // (offset, length, 0) could equal it: the hex bit decides, and only when such an id exists.
+        if (a === w0 && b === w1 && c === w2 && (this.#others === 0 || this.#isHexSlot(slot))) return slot;
+        if ((a | b | c) === 0) return slot;
       }
     }
     for (; ; slot = slot + 1 === capacity ? 0 : slot + 1) {
-      const entry = slots[slot]!;
-      if (entry === EMPTY) return slot;
-      if (entry >>> HANDLE_BITS === tag && this.#equalsBytes((entry & HANDLE_MASK) - 1, id)) return slot;
+      if (this.#isEmpty(slot) || this.#equalsBytes(slot, id)) return slot;
     }
   }
 
   /** Reads `id` into #isHex/#w0..#w2 and returns its hash. */
   #parse(id: string): number {
-    this.#isHex = id.length === HEX_LENGTH && parseHex(id);
+    // Three zero words mark an empty slot: the all-zero hex id is kept as bytes.
+    this.#isHex = id.length === HEX_LENGTH && parseHex(id) && (WORDS[0]! | WORDS[1]! | WORDS[2]!) !== 0;
     if (this.#isHex) {
       this.#w0 = WORDS[0]!;
       this.#w1 = WORDS[1]!;
@@ -186,38 +181,36 @@ export class UserIdTable {
     return mix32(h);
   }
 
-  #isHexHandle(handle: number): boolean {
-    return (this.#hex[handle >>> 5]! & (1 << (handle & 31))) !== 0;
+  #isHexSlot(slot: number): boolean {
+    return (this.#hex[slot >>> 5]! & (1 << (slot & 31))) !== 0;
   }
 
-  /** Whether `handle` holds `id`, a key that is not packed hex. */
-  #equalsBytes(handle: number, id: string): boolean {
+  /** Whether `slot` holds `id`, a key that is not packed hex. */
+  #equalsBytes(slot: number, id: string): boolean {
     const keys = this.#keys;
-    const k = 3 * handle;
-    if (this.#isHexHandle(handle) || keys[k + 1] !== id.length) return false;
+    const k = 3 * slot;
+    if (this.#isHexSlot(slot) || keys[k + 1] !== id.length) return false;
     const start = keys[k]!;
     for (let i = 0; i < id.length; i++) if (this.#bytes[start + i] !== id.charCodeAt(i)) return false;
     return true;
   }
 
-  #append(id: string, growth: number): number {
+  /** Writes the parsed `id` into the empty `slot`. */
+  #store(slot: number, id: string): void {
     if (id.length === 0 || id.length > 255)
       throw new RangeError(`user id length ${id.length} is outside 1..255`);
-    const handle = this.#count;
-    if (handle >= MAX_PLAYERS)
+    if (this.#count >= MAX_PLAYERS)
       throw new RangeError(`a ranking holds at most ${MAX_PLAYERS} players: partition it`);
-    this.#keys = grown(this.#keys, 3 * (handle + 1), growth);
-    this.#hex = grown(this.#hex, (handle >>> 5) + 1, growth);
-    const k = 3 * handle;
+    const k = 3 * slot;
     if (this.#isHex) {
       this.#keys[k] = this.#w0;
       this.#keys[k + 1] = this.#w1;
       this.#keys[k + 2] = this.#w2;
-      this.#hex[handle >>> 5]! |= 1 << (handle & 31);
+      this.#hex[slot >>> 5]! |= 1 << (slot & 31);
     } else {
       if (this.#used + id.length > MAX_ARENA_BYTES)
         throw new RangeError('user id arena is full (4 GiB): partition the leaderboard');
-      this.#bytes = grown(this.#bytes, this.#used + id.length, growth);
+      this.#bytes = grown(this.#bytes, this.#used + id.length);
       for (let i = 0; i < id.length; i++) this.#bytes[this.#used + i] = id.charCodeAt(i);
       this.#keys[k] = this.#used;
       this.#keys[k + 1] = id.length;
@@ -225,13 +218,12 @@ export class UserIdTable {
       this.#others++;
     }
     this.#count++;
-    return handle;
   }
 
-  #hashOf(handle: number): number {
+  #hashOf(slot: number): number {
     const keys = this.#keys;
-    const k = 3 * handle;
-    if (this.#isHexHandle(handle)) return hashWords(keys[k]!, keys[k + 1]!, keys[k + 2]!);
+    const k = 3 * slot;
+    if (this.#isHexSlot(slot)) return hashWords(keys[k]!, keys[k + 1]!, keys[k + 2]!);
     let h = 0x811c9dc5;
     const start = keys[k]!;
     const end = start + keys[k + 1]!;
@@ -240,39 +232,61 @@ export class UserIdTable {
   }
 
   /**
-   * Moves every handle into a table of `capacity` slots. Inserted in handle order, each insert
-   * writes a slot at random: a cache and TLB miss per player, most of a replay's time at scale.
-   * So a large table is filled in order of home slot instead: the handles are first bucketed by
-   * the top bits of their hash (a counting sort: one write stream per bucket, which stay cached),
-   * then each bucket's inserts land in its own small stretch of the table.
+   * Moves every id into a table of `capacity` slots, tells the owner (`onMove`) and returns the
+   * map of old slots to new. Inserted in slot order, each insert writes a slot at random: a cache
+   * and TLB miss per player, most of a replay's time at scale. So a large table is filled in
+   * order of home slot instead: the ids are first bucketed by the top bits of their hash (a
+   * counting sort: one write stream per bucket, which stay cached), then each bucket's inserts
+   * land in its own small stretch of the table.
    */
-  #rehash(capacity: number): void {
-    const count = this.#count;
-    const slots = new Int32Array(capacity);
-    if (count < SORTED_REHASH_FROM) {
-      for (let handle = 0; handle < count; handle++) insert(slots, this.#hashOf(handle), handle);
-      this.#slots = slots;
-      return;
+  #rehash(capacity: number): Int32Array {
+    const old = this.#capacity;
+    const from = this.#keys;
+    const fromHex = this.#hex;
+    const keys = new Uint32Array(3 * capacity);
+    const hex = new Uint32Array((capacity + 31) >>> 5);
+    const map = new Int32Array(old).fill(-1);
+    const move = (slot: number, hash: number): void => {
+      const to = insert(keys, capacity, hash);
+      const k = 3 * slot;
+      keys[3 * to] = from[k]!;
+      keys[3 * to + 1] = from[k + 1]!;
+      keys[3 * to + 2] = from[k + 2]!;
+      if ((fromHex[slot >>> 5]! & (1 << (slot & 31))) !== 0) hex[to >>> 5]! |= 1 << (to & 31);
+      map[slot] = to;
+    };
+    if (this.#count < SORTED_REHASH_FROM) {
+      for (let slot = 0; slot < old; slot++) if (!this.#isEmpty(slot)) move(slot, this.#hashOf(slot));
+    } else {
+      // Each key is hashed once (a hex key is three mix32 rounds): kept for the bucketing.
+      const count = this.#count;
+      const occupied = new Int32Array(count);
+      const byOccupied = new Uint32Array(count);
+      const starts = new Int32Array(REHASH_BUCKETS + 1);
+      let n = 0;
+      for (let slot = 0; slot < old; slot++) {
+        if (this.#isEmpty(slot)) continue;
+        const hash = this.#hashOf(slot);
+        occupied[n] = slot;
+        byOccupied[n++] = hash;
+        starts[(hash >>> REHASH_SHIFT) + 1]!++;
+      }
+      for (let bucket = 1; bucket <= REHASH_BUCKETS; bucket++) starts[bucket]! += starts[bucket - 1]!;
+      const slots = new Int32Array(count);
+      const hashes = new Uint32Array(count);
+      for (let i = 0; i < count; i++) {
+        const hash = byOccupied[i]!;
+        const at = starts[hash >>> REHASH_SHIFT]!++;
+        slots[at] = occupied[i]!;
+        hashes[at] = hash;
+      }
+      for (let i = 0; i < count; i++) move(slots[i]!, hashes[i]!);
     }
-    // Each key is hashed once (a hex key is three mix32 rounds): kept by handle for the bucketing.
-    const byHandle = new Uint32Array(count);
-    const starts = new Int32Array(REHASH_BUCKETS + 1);
-    for (let handle = 0; handle < count; handle++) {
-      const hash = this.#hashOf(handle);
-      byHandle[handle] = hash;
-      starts[(hash >>> REHASH_SHIFT) + 1]!++;
-    }
-    for (let bucket = 1; bucket <= REHASH_BUCKETS; bucket++) starts[bucket]! += starts[bucket - 1]!;
-    const handles = new Int32Array(count);
-    const hashes = new Uint32Array(count);
-    for (let handle = 0; handle < count; handle++) {
-      const hash = byHandle[handle]!;
-      const at = starts[hash >>> REHASH_SHIFT]!++;
-      handles[at] = handle;
-      hashes[at] = hash;
-    }
-    for (let i = 0; i < count; i++) insert(slots, hashes[i]!, handles[i]!);
-    this.#slots = slots;
+    this.#keys = keys;
+    this.#hex = hex;
+    this.#capacity = capacity;
+    this.#onMove(map, capacity);
+    return map;
   }
 }
 
@@ -282,21 +296,17 @@ const SORTED_REHASH_FROM = 1 << 16;
 const REHASH_SHIFT = 21;
 const REHASH_BUCKETS = 1 << (32 - REHASH_SHIFT);
 
-/** Puts `handle` in the first empty slot from its hash's home (no key is compared: it is new). */
-function insert(slots: Int32Array, hash: number, handle: number): void {
-  const capacity = slots.length;
+/** The first empty slot of `keys` (three words a slot) from `hash`'s home: no key is compared, it is new. */
+function insert(keys: Uint32Array, capacity: number, hash: number): number {
   let slot = home(hash, capacity);
-  while (slots[slot] !== EMPTY) slot = slot + 1 === capacity ? 0 : slot + 1;
-  slots[slot] = tagged(handle, hash);
+  while ((keys[3 * slot]! | keys[3 * slot + 1]! | keys[3 * slot + 2]!) !== 0)
+    slot = slot + 1 === capacity ? 0 : slot + 1;
+  return slot;
 }
 
 /** The slot a hash starts probing at: the hash scaled to the capacity (no power-of-two capacity needed). */
 function home(hash: number, capacity: number): number {
   return Math.floor((hash / 4294967296) * capacity);
-}
-
-function tagged(handle: number, hash: number): number {
-  return ((hash & TAG_MASK) << HANDLE_BITS) | (handle + 1);
 }
 
 function hashWords(w0: number, w1: number, w2: number): number {

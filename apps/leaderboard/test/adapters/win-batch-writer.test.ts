@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { openSqlite } from '@tessera/kit';
 import t from 'tap';
 import { WinBatchWriter, type WinRow } from '../../src/adapters/embedded/win-batch-writer.ts';
+import { WinLogReads } from '../../src/adapters/embedded/win-log-reads.ts';
 import type { NewWin } from '../../src/core/win.ts';
 import { tempDataDir } from '../helpers/app.ts';
 
@@ -90,6 +91,48 @@ t.test(
     t.same(
       indexes.map((row) => row['name']),
       ['sqlite_autoindex_wins_1'],
+    );
+  },
+);
+
+t.test(
+  "the log keeps each period's player sketch with its wins: reopened, rolled back, estimated",
+  async (t) => {
+    const file = join(tempDataDir(t), 'wins.db');
+    const db = openSqlite(file);
+    t.teardown(() => db.close());
+    const writer = new WinBatchWriter(db);
+    const player = (i: number, period = '2026-11'): NewWin => ({ period, userId: `p${i}`, points: 1, at: i });
+    // 30,000 players of November, each twice, and 2,000 of October, in batches of 1,000.
+    for (let from = 0; from < 60_000; from += 1_000)
+      writer.write(Array.from({ length: 1_000 }, (_, i) => player((from + i) % 30_000)));
+    writer.write(Array.from({ length: 2_000 }, (_, i) => player(i, '2026-10')));
+    const reads = new WinLogReads(db);
+    const november = reads.players('2026-11');
+    t.ok(Math.abs(november / 30_000 - 1) < 0.012, `November: ${november} of 30,000 players`);
+    t.ok(
+      Math.abs(reads.players('2026-10') / 2_000 - 1) < 0.012,
+      `October: ${reads.players('2026-10')} of 2,000`,
+    );
+    t.equal(reads.players('2026-09'), 0, 'a period without wins has none');
+
+    // A batch that fails leaves neither its wins nor its raises, on disk or in the writer.
+    db.exec(
+      "CREATE TRIGGER fail BEFORE INSERT ON wins WHEN NEW.user_id = 'p99999' BEGIN SELECT RAISE(ABORT, 'no room'); END",
+    );
+    t.throws(() => writer.write(Array.from({ length: 20_000 }, (_, i) => player(80_000 + i))), /no room/);
+    t.equal(reads.players('2026-11'), november, 'the rolled-back batch raised no saved register');
+    db.exec('DROP TRIGGER fail');
+    // Sent again, the same players raise the same registers: the writer had put them back too.
+    writer.write(Array.from({ length: 20_000 }, (_, i) => player(80_000 + i)));
+    const retried = reads.players('2026-11');
+    t.ok(Math.abs(retried / 50_000 - 1) < 0.012, `the batch sent again counts: ${retried} of 50,000`);
+    const again = new WinBatchWriter(db);
+    again.write(Array.from({ length: 10_000 }, (_, i) => player(30_000 + i)));
+    const after = reads.players('2026-11');
+    t.ok(
+      Math.abs(after / 60_000 - 1) < 0.012,
+      `a writer opened again goes on from the saved sketch: ${after} of 60,000`,
     );
   },
 );

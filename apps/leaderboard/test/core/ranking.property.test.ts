@@ -197,6 +197,58 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
     t.pass('300 restores agree');
   });
 
+  t.test(
+    `a replay sized by a wrong hint (zero, too small, exact, too large, not a number) agrees with the model (${tieBreak})`,
+    async (t) => {
+      // The hint is the win log's estimate of its players: any value may only cost time.
+      const seed = Number(process.env.PROPERTY_SEED ?? 20261128);
+      t.comment(`seed ${seed} (set PROPERTY_SEED to replay)`);
+      const win = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 40 }), fc.nat(9));
+      const hint = fc.oneof(
+        fc.constant(0),
+        fc.constant(Number.NaN),
+        fc.constant(-5),
+        fc.double({ min: 0, max: 4, noNaN: true }),
+      );
+      fc.assert(
+        fc.property(
+          fc.array(win, { minLength: 1, maxLength: 150 }),
+          hint,
+          fc.boolean(),
+          fc.nat(),
+          (wins, share, restoredFirst, probe) => {
+            const options = { blockSize: 4, denseScores: 16, bulkPlacement: 3 };
+            const ranking = new Ranking(tieBreak, options);
+            const model = new NaiveRanking(tieBreak);
+            const players = new Set(wins.map(([user]) => user)).size;
+            const split = restoredFirst ? wins.length >> 1 : 0;
+            // Half the log applied and read first (a restored ranking), or none (a rebuild).
+            wins.forEach(([user, points], i) => {
+              if (i >= split) return;
+              ranking.apply(i + 1, `u${user}`, points);
+              model.apply(i + 1, `u${user}`, points);
+            });
+            if (split > 0) agree(ranking, model, probe);
+            ranking.reserve(share * players);
+            wins.forEach(([user, points, cut], i) => {
+              if (i < split) return;
+              ranking.apply(i + 1, `u${user}`, points);
+              model.apply(i + 1, `u${user}`, points);
+              if (cut === 1) agree(ranking, model, probe + i);
+            });
+            agree(ranking, model, probe);
+            // Players after the replay's placement (and its trim) still land right.
+            ranking.apply(wins.length + 1, 'late', 7);
+            model.apply(wins.length + 1, 'late', 7);
+            agree(ranking, model, probe);
+          },
+        ),
+        { numRuns: 300, seed },
+      );
+      t.pass('300 hinted replays agree');
+    },
+  );
+
   t.test(`scores near the top of the exact range (2^53) rank correctly (${tieBreak})`, async (t) => {
     const top = Number.MAX_SAFE_INTEGER - 10_000_000;
     const ranking = new Ranking(tieBreak);

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { takenEntries } from '../helpers/taken-entries.ts';
 import { Ranking } from '../../src/core/ranking.ts';
+import { mix32 } from '../../src/core/typed-arrays.ts';
 
 function board(tieBreak: 'shared' | 'earliest', wins: Array<[string, number]>): Ranking {
   const ranking = new Ranking(tieBreak);
@@ -305,6 +306,29 @@ t.test('reserve changes no result, and a replay ends with its capacity trimmed t
   t.equal(plain.size, n + 100);
   t.same(plain.standing('late_99')?.score, 3);
   t.same(plain.standing(id(0))?.score, reserved.standing(id(0))?.score);
+});
+
+t.test('a replay reserved for its players grows no column as it applies its wins', async (t) => {
+  for (const tieBreak of ['shared', 'earliest'] as const) {
+    const n = 100_000;
+    const id = (i: number): string =>
+      `${mix32(i).toString(16).padStart(8, '0')}${i.toString(16).padStart(16, '0')}`;
+    const ranking = new Ranking(tieBreak);
+    ranking.reserve(n);
+    const reserved = ranking.byteLength;
+    // Each player twice: a new player, then a known one still waiting to be placed.
+    for (let i = 0; i < 2 * n; i++) ranking.apply(i + 1, id(i % n), 1 + (i % 3));
+    // Only `blockOf` may change: 2 bytes more a slot once a waiting index passes 2 bytes (a copy,
+    // not a growth). A rehash or a column grown would add at least 12 bytes a slot.
+    const slots = Math.ceil(n / 0.84) + 1;
+    t.ok(
+      ranking.byteLength - reserved <= 2 * slots,
+      `${tieBreak}: the arrays sized by the reserve held the replay (+${ranking.byteLength - reserved} bytes)`,
+    );
+    t.equal(ranking.size, n);
+    t.equal(ranking.standing(id(5))?.score, 1 + (5 % 3) + 1 + ((n + 5) % 3));
+    t.ok(ranking.byteLength / n < 28, `${(ranking.byteLength / n).toFixed(1)} bytes per player placed`);
+  }
 });
 
 t.test(

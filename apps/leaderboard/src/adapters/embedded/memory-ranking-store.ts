@@ -76,6 +76,11 @@ export class MemoryRankingStore implements RankingStore {
     return Promise.resolve([...this.#rankings.keys()].sort());
   }
 
+  reserve(period: Period, players: number): Promise<void> {
+    this.ranking(period).reserve(players);
+    return Promise.resolve();
+  }
+
   players(period: Period): Promise<number> {
     return Promise.resolve(this.#rankings.get(period)?.size ?? 0);
   }

@@ -3,6 +3,7 @@ import { transaction } from '@tessera/kit/sqlite';
 import type { Period } from '../../core/period.ts';
 import type { NewWin, Win } from '../../core/win.ts';
 import type { AppendResult } from '../../ports.ts';
+import { PlayerSketch, placed, place, RAISE_REGISTER, SKETCH_SCHEMA } from './player-sketch.ts';
 
 export interface WinRow {
   seq: number;
@@ -71,6 +72,9 @@ export function ensureWinSchema(db: DatabaseSync): void {
         last_seq INTEGER NOT NULL DEFAULT 0
       ) WITHOUT ROWID;
     `);
+    // A log made by older code has no sketch of the wins before: its estimate is low (see
+    // PlayerSketch), which costs a replay time, not a result.
+    db.exec(SKETCH_SCHEMA);
     const columns = db.prepare("SELECT name FROM pragma_table_info('win_periods')").all();
     if (!columns.some((column) => column['name'] === 'last_seq')) {
       db.exec(`
@@ -132,6 +136,9 @@ export class WinBatchWriter {
   readonly #byMatch: StatementSync;
   readonly #savePeriod: StatementSync;
   readonly #knownPeriods: Set<Period>;
+  readonly #raise: StatementSync;
+  /** Each period's sketch of its players, read from the log when first written to. */
+  readonly #sketches = new Map<Period, PlayerSketch>();
   #lastSeq: number;
 
   constructor(db: DatabaseSync) {
@@ -142,6 +149,7 @@ export class WinBatchWriter {
     this.#savePeriod = db.prepare(
       'INSERT INTO win_periods (period, first_seq, last_seq) VALUES (?, ?, ?) ON CONFLICT (period) DO UPDATE SET last_seq = excluded.last_seq',
     );
+    this.#raise = db.prepare(RAISE_REGISTER);
     const last = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM wins').get() as { seq: number };
     this.#lastSeq = last.seq;
     const periods = db.prepare('SELECT period FROM win_periods').all() as Array<{ period: string }>;
@@ -158,6 +166,8 @@ export class WinBatchWriter {
     const firstSeq = this.#lastSeq;
     const results: AppendResult[] = [];
     const newPeriods: Period[] = [];
+    /** [sketch, register, rank before] of every register this batch raised: put back on a rollback. */
+    const raised: Array<[PlayerSketch, number, number]> = [];
     try {
       this.#db.exec('BEGIN IMMEDIATE');
       const fresh: Win[] = [];
@@ -182,6 +192,7 @@ export class WinBatchWriter {
         else range[1] = recorded.seq;
       }
       for (const [period, [first, last]] of ranges) this.#savePeriod.run(period, first, last);
+      for (const win of fresh) this.#count(win, raised);
       for (let start = 0; start < fresh.length; start += ROWS_PER_INSERT) {
         this.#insertRows(fresh, start, Math.min(fresh.length, start + ROWS_PER_INSERT));
       }
@@ -189,10 +200,30 @@ export class WinBatchWriter {
     } catch (error) {
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       this.#lastSeq = firstSeq;
+      for (let i = raised.length - 1; i >= 0; i--) {
+        const [sketch, register, rank] = raised[i]!;
+        sketch.registers[register] = rank;
+      }
       throw error;
     }
     for (const period of newPeriods) this.#knownPeriods.add(period);
     return { results, newPeriods };
+  }
+
+  /** Counts the win's player in its period's sketch; a register raised is saved with the batch. */
+  #count(win: Win, raised: Array<[PlayerSketch, number, number]>): void {
+    let sketch = this.#sketches.get(win.period);
+    if (sketch === undefined) {
+      sketch = PlayerSketch.read(this.#db, win.period);
+      this.#sketches.set(win.period, sketch);
+    }
+    place(win.userId);
+    const { register, rank } = placed;
+    const before = sketch.registers[register]!;
+    if (rank <= before) return;
+    sketch.registers[register] = rank;
+    raised.push([sketch, register, before]);
+    this.#raise.run(win.period, register, rank);
   }
 
   /** The win first recorded with `matchId`: earlier in this batch, or in the log. */

@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Period } from '../../core/period.ts';
 import type { Win } from '../../core/win.ts';
+import { PlayerSketch } from './player-sketch.ts';
 import { LAST_SEQ_QUERY, REPLAY_QUERY, type ReplayRow } from './win-batch-writer.ts';
 
 const READ_BATCH = 10_000;
@@ -9,8 +10,10 @@ const READ_BATCH = 10_000;
 export class WinLogReads {
   readonly #readPeriod: StatementSync;
   readonly #lastSeqOf: StatementSync;
+  readonly #db: DatabaseSync;
 
   constructor(db: DatabaseSync) {
+    this.#db = db;
     this.#readPeriod = db.prepare(REPLAY_QUERY);
     this.#readPeriod.setReturnArrays(true);
     this.#lastSeqOf = db.prepare(LAST_SEQ_QUERY);
@@ -31,6 +34,11 @@ export class WinLogReads {
       // Let requests in between batches of a long replay.
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** The period's distinct players as its sketch estimates them (0 when it has none). */
+  players(period: Period): number {
+    return Math.round(PlayerSketch.read(this.#db, period).estimate());
   }
 
   lastSeq(period: Period): number {

@@ -130,6 +130,10 @@ export class WorkerWinLog implements WinLog {
     return Promise.resolve(this.#reads.lastSeq(period));
   }
 
+  players(period: Period): Promise<number> {
+    return Promise.resolve(this.#reads.players(period));
+  }
+
   /** Stops taking appends, waits for the queued ones to commit, and stops the worker. */
   async close(): Promise<void> {
     if (this.#closed) return;
