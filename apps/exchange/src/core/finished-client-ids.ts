@@ -32,7 +32,8 @@ export class FinishedClientIds implements FinishedOrders {
   #waiting: boolean;
 
   /**
-   * `dayOf`: the trading day of a time. `complete`: no order finished before this memory started
+   * `dayOf`: the trading day of a time, as YYYY-MM-DD (days are compared as text, which orders
+   * them). `complete`: no order finished before this memory started
    * (the whole journal is replayed through it); otherwise it gathers the replay's and answers
    * nothing until `load`.
    */
