@@ -217,3 +217,25 @@ t.test(
     t.ok(lowest >= 0.77, `lowest load just after a growth ${lowest.toFixed(3)}`);
   },
 );
+
+t.test(
+  'a hex id whose three words equal an id kept as bytes (offset, length, 0) has its own handle',
+  async (t) => {
+    // The id table keeps the bytes of non-hex ids one after another in its arena, from offset 0,
+    // and their slots' words are [offset, length, 0]: a hex id `<offset><length>00000000` has the
+    // same words, and a probe that passes that slot must tell them apart by the hex bit.
+    const table = new UserIdTable();
+    const others = range(0, 20_000, (i) => `u${i.toString(36)}`);
+    const twins: string[] = [];
+    let offset = 0;
+    for (const id of others) {
+      table.intern(id);
+      const words = [offset, id.length, 0].map((w) => w.toString(16).padStart(8, '0'));
+      twins.push(words.join(''));
+      offset += id.length;
+    }
+    twins.forEach((id) => table.intern(id));
+    t.equal(table.size, others.length + twins.length, 'each twin interned as a new id');
+    t.equal(misses(table, [...others, ...twins]), 0, 'every id found at its own handle, and back exactly');
+  },
+);
