@@ -139,6 +139,24 @@ t.test('a restart between filing and indexing loses nothing: the backlog is dura
   t.same(await found(ports.search, 'word6'), [emailIdOf(6)]);
 });
 
+t.test('a crash after the index write, before the backlog is trimmed, indexes nothing twice', async (t) => {
+  const dataDir = tempDir(t);
+  const first = openEmbeddedMail({ dataDir, synchronous: 'normal' });
+  await first.metadata.fileCopies([copy(21)]);
+  // The index write commits; the trim of the backlog never does (the process dies in between).
+  const dying = new Proxy(first.metadata, {
+    get: (target, name: keyof MetadataStore) =>
+      name === 'markIndexed' ? () => Promise.reject(new Error('killed')) : target[name].bind(target),
+  });
+  await t.rejects(indexerOver(first, { metadata: dying }).drainBacklog(), { message: 'killed' });
+  await first.close();
+  const ports = open(t, dataDir);
+  t.same(await found(ports.search, 'word21'), [emailIdOf(21)], 'indexed before the crash');
+  t.equal(await indexerOver(ports).drainBacklog(), 1, 'the copy read again from the backlog');
+  t.same(await found(ports.search, 'word21'), [emailIdOf(21)], 'still one entry');
+  t.same(await ports.metadata.unindexed(10), [], 'and the backlog trimmed');
+});
+
 t.test('a change or delete made before the index write wins over the copy as filed', async (t) => {
   const ports = open(t);
   await ports.metadata.fileCopies([copy(0), copy(3), copy(9)]);
