@@ -219,7 +219,7 @@ export interface ReportFields {
   readonly transactTime: string;
 }
 
-/** Bytes a report takes beyond its strings: its tags, separators and numbers. */
+/** Bytes a report takes beyond its strings (all counted below): its tags, separators and numbers. */
 const REPORT_FIXED = 400;
 
 /**
@@ -232,6 +232,8 @@ export function writeExecutionReport(out: BodyBytes, r: ReportFields): BodyBytes
     r.clOrdId.length +
     (r.origClOrdId?.length ?? 0) +
     r.execId.length +
+    r.execType.length +
+    r.ordStatus.length +
     r.symbol.length +
     r.transactTime.length +
     (r.statusReqId?.length ?? 0) +

@@ -172,3 +172,47 @@ t.test(
     t.equal(bodyText(writeExecutionReport(out, report({ price: -5 }))).includes('\x0144=-5\x01'), true);
   },
 );
+
+t.test(
+  'writeExecutionReport makes room for every string it writes, ExecType and OrdStatus too',
+  async (t) => {
+    // Longer than any FIX value of theirs: the room asked for must count them, or the bytes past
+    // the buffer are lost (a typed array drops them) while the length still counts them.
+    const execType = 'E'.repeat(700);
+    const ordStatus = 'S'.repeat(700);
+    const r: ReportFields = {
+      orderId: 7,
+      clOrdId: 'c7',
+      execId: 'N7',
+      execType,
+      ordStatus,
+      symbol: 'AAPL',
+      side: 'sell',
+      price: 100,
+      quantity: 2,
+      cumQty: 0,
+      leavesQty: 2,
+      filledNotional: 0,
+      transactTime: '20261129-03:00:00.000',
+    };
+    const expected = [
+      '37=7',
+      '11=c7',
+      '17=N7',
+      `150=${execType}`,
+      `39=${ordStatus}`,
+      '55=AAPL',
+      '54=2',
+      '38=2',
+      '40=2',
+      '44=100',
+      '151=2',
+      '14=0',
+      '6=0',
+      '60=20261129-03:00:00.000',
+    ].join('\x01');
+    const body = writeExecutionReport(new BodyBytes(), r);
+    t.equal(bodyText(body), `${expected}\x01`);
+    t.equal(body.length, expected.length + 1);
+  },
+);
