@@ -57,3 +57,31 @@ t.test('a slice taken is never written again (the socket may still hold it)', as
   t.equal(text(first), before);
   t.equal(before, expected(1));
 });
+
+t.test(
+  'a body of bytes with numbers: its kept byte sum gives the checksum the string path computes',
+  async (t) => {
+    const out = new FrameWriter();
+    const numbers = [0, 7, 10, 12_345, 2 ** 53 - 1, 2 ** 53, -5, 9_999.666666666666, Number.NaN];
+    const bytes = new BodyBytes().reset(0);
+    let text = '';
+    for (const [i, n] of numbers.entries()) {
+      bytes
+        .text(`${100 + i}=`)
+        .number(n)
+        .soh();
+      text += `${100 + i}=${String(n)}\x01`;
+    }
+    t.equal(
+      bytes.sum,
+      [...Buffer.from(text, 'latin1')].reduce((a, b) => a + b, 0),
+      'the sum of the bytes written',
+    );
+    out.frame('8', 'TESSERA', 'BUYER', 42, TIME, bytes);
+    const written = out.take();
+    t.equal(
+      written.map((p) => p.toString('latin1')).join(''),
+      frame(`35=8\x0149=TESSERA\x0156=BUYER\x0134=42\x0152=${TIME}\x01${text}`),
+    );
+  },
+);
