@@ -211,7 +211,12 @@ export class UserIdTable {
       if (this.#used + id.length > MAX_ARENA_BYTES)
         throw new RangeError('user id arena is full (4 GiB): partition the leaderboard');
       this.#bytes = grown(this.#bytes, this.#used + id.length);
-      for (let i = 0; i < id.length; i++) this.#bytes[this.#used + i] = id.charCodeAt(i);
+      for (let i = 0; i < id.length; i++) {
+        const code = id.charCodeAt(i);
+        // A byte each: a wider character would be kept cut, then never found (and interned again).
+        if (code > 0xff) throw new RangeError(`user id character U+${code.toString(16)} is not one byte`);
+        this.#bytes[this.#used + i] = code;
+      }
       this.#keys[k] = this.#used;
       this.#keys[k + 1] = id.length;
       this.#used += id.length;

@@ -239,3 +239,14 @@ t.test(
     t.equal(misses(table, [...others, ...twins]), 0, 'every id found at its own handle, and back exactly');
   },
 );
+
+t.test('an id with a character wider than a byte is refused, not kept cut and interned twice', async (t) => {
+  const table = new UserIdTable();
+  table.intern('alice');
+  t.throws(() => table.intern('\u0100x'), RangeError);
+  t.throws(() => table.intern('\u0100x'), RangeError, 'again: still refused, not found under a cut id');
+  t.equal(table.size, 1);
+  t.equal(table.handleOf('\u0100x'), -1);
+  t.equal(table.handleOf('\u0000x'), -1, 'nothing kept under the cut bytes');
+  t.equal(table.idOf(table.intern('\u00e9x')), '\u00e9x', 'a latin1 character is one byte: kept');
+});
