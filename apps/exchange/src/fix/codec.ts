@@ -55,8 +55,8 @@ class DecodedMessage implements FixMessage, TagValues {
   }
 }
 
-/** The 256 checksum fields' values, three digits each. */
-const CHECKSUMS = Array.from({ length: 256 }, (_, sum) => String(sum).padStart(3, '0'));
+/** The 256 checksum fields' values, three digits each (the frame writer's too). */
+export const CHECKSUMS = Array.from({ length: 256 }, (_, sum) => String(sum).padStart(3, '0'));
 
 /**
  * Where checksum copies a string's bytes: one native copy, then a loop over a typed array, takes

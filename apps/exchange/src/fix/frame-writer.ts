@@ -7,7 +7,7 @@
  * never written again: writing goes on after it, and a full chunk is left to the socket.
  */
 import type { EncodedBody } from './body-bytes.ts';
-import { BEGIN_STRING, SOH } from './codec.ts';
+import { BEGIN_STRING, CHECKSUMS, SOH } from './codec.ts';
 
 /** Where a session writes an application message's frame. */
 export interface FrameOut {
@@ -30,8 +30,6 @@ export interface FrameOut {
 
 const CHUNK = 256 * 1024;
 const START = `8=${BEGIN_STRING}${SOH}9=`;
-/** The checksum field's values, three digits each. */
-const CHECKSUMS = Array.from({ length: 256 }, (_, sum) => String(sum).padStart(3, '0'));
 
 export class FrameWriter implements FrameOut {
   readonly #chunkSize: number;
@@ -70,6 +68,11 @@ export class FrameWriter implements FrameOut {
     sendingTime: string,
     body: string | EncodedBody,
   ): number {
+    // BodyBytes writes without bounds checks (a typed array drops bytes past its end while the
+    // length still counts them): a body that outgrew its buffer must not become a frame.
+    if (typeof body !== 'string' && body.length > body.bytes.length) {
+      throw new RangeError(`a FIX body of ${body.length} bytes outgrew its buffer of ${body.bytes.length}`);
+    }
     const bodyLength =
       msgType.length + sender.length + target.length + digits(seq) + sendingTime.length + body.length + 20;
     this.#room(START.length + digits(bodyLength) + 1 + bodyLength + 7);

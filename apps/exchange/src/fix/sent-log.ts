@@ -6,8 +6,9 @@
  * FIX path (bench/fix.ts: about 43,000 orders per CPU-second with a 10-message window against
  * 30,000–40,000 with a Map of 10,000). Bytes in a Buffer cost it nothing.
  *
- * It keeps at most `window` messages and at most `window` × BYTES_PER_MESSAGE bytes of them; a
- * message pushed out either way is gone, and a resend gap-fills it (as FIX allows).
+ * It keeps at most `window` messages and at most the larger of `window` × BYTES_PER_MESSAGE bytes
+ * and MIN_BYTES of them; a message pushed out either way is gone, and a resend gap-fills it (as
+ * FIX allows).
  */
 import type { SentMessage, SentStore } from './resend.ts';
 

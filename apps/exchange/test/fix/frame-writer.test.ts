@@ -85,3 +85,11 @@ t.test(
     );
   },
 );
+
+t.test('a body that outgrew its buffer is refused, not framed with a wrong BodyLength', async (t) => {
+  const body = new BodyBytes().reset(10).text('x'.repeat(2_000));
+  t.ok(body.length > body.bytes.length, 'the body wrote past its buffer (its bytes are lost)');
+  const out = new FrameWriter();
+  t.throws(() => out.frame('8', 'EX', 'C1', 1, '20261129-03:00:00.000', body), RangeError);
+  t.same(out.take(), [], 'nothing written');
+});
