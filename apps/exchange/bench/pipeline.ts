@@ -28,6 +28,8 @@ const SEED = Number(process.env.BENCH_SEED ?? 42);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1_000);
 const RESTART_SNAPSHOT_EVERY = Number(process.env.BENCH_SNAPSHOT_EVERY ?? 100_000);
 const MODES = (process.env.BENCH_SYNC ?? 'full,normal').split(',') as Array<'full' | 'normal'>;
+/** BENCH_RESTART=0 skips the restart times at the end (profiles, A/B runs of the pipeline alone). */
+const RESTART = process.env.BENCH_RESTART !== '0';
 
 const config = readExchangeConfig({ EXCHANGE_HOURS: 'always' });
 const flow: FlowOptions = { seed: SEED, accounts: ACCOUNTS, symbols: ['AAPL', 'MSFT'], mid: 10_000 };
@@ -150,20 +152,24 @@ console.log(
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) console.log(row);
 
-let replayed = 0;
-const restart = await restartTimes({
-  rules: exchangeRules(config),
-  flow,
-  requests: requests.length,
-  next: () => requests[replayed++]!,
-  batch: BATCH,
-  snapshotEvery: RESTART_SNAPSHOT_EVERY,
-  runs: RUNS,
-  fullReplayRuns: RUNS,
-});
-console.log(
-  `\nrestart after ${fmt(restart.commands, 0)} journaled commands (snapshot every ${fmt(RESTART_SNAPSHOT_EVERY, 0)}, ` +
-    `the latest at ${fmt(restart.lastSnapshot, 0)}, ${fmt(restart.snapshotBytes / 2 ** 20, 1)} MiB): ` +
-    `${fmt(restart.withSnapshot.wall, 0)} ms (${fmt(restart.withSnapshot.cpu, 0)} ms CPU) from the snapshot and the ${fmt(restart.commands - restart.lastSnapshot, 0)} commands after it, ` +
-    `${fmt(restart.fullReplay!.wall, 0)} ms (${fmt(restart.fullReplay!.cpu, 0)} ms CPU) replaying the whole journal; same digest both ways`,
-);
+if (RESTART) await restartAfter(requests);
+
+async function restartAfter(requests: readonly Request[]): Promise<void> {
+  let replayed = 0;
+  const restart = await restartTimes({
+    rules: exchangeRules(config),
+    flow,
+    requests: requests.length,
+    next: () => requests[replayed++]!,
+    batch: BATCH,
+    snapshotEvery: RESTART_SNAPSHOT_EVERY,
+    runs: RUNS,
+    fullReplayRuns: RUNS,
+  });
+  console.log(
+    `\nrestart after ${fmt(restart.commands, 0)} journaled commands (snapshot every ${fmt(RESTART_SNAPSHOT_EVERY, 0)}, ` +
+      `the latest at ${fmt(restart.lastSnapshot, 0)}, ${fmt(restart.snapshotBytes / 2 ** 20, 1)} MiB): ` +
+      `${fmt(restart.withSnapshot.wall, 0)} ms (${fmt(restart.withSnapshot.cpu, 0)} ms CPU) from the snapshot and the ${fmt(restart.commands - restart.lastSnapshot, 0)} commands after it, ` +
+      `${fmt(restart.fullReplay!.wall, 0)} ms (${fmt(restart.fullReplay!.cpu, 0)} ms CPU) replaying the whole journal; same digest both ways`,
+  );
+}
