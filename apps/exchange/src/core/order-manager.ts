@@ -109,6 +109,8 @@ export class OrderManager {
   lastAt = 0;
   nextOrderId = 1;
   nextExecutionId = 1;
+  /** The order the last `order.new` placed, open or finished since (the service answers it). */
+  placed: Order | undefined;
   /**
    * Whether `apply` returns events (unless told otherwise). A replay turns them off: the state
    * changes exactly the same, without building objects nobody reads.
@@ -335,6 +337,7 @@ export class OrderManager {
     } as const;
     const order: Order = clientOrderId === undefined ? fields : { ...fields, clientOrderId };
     this.orders.set(orderId, order);
+    this.placed = order;
     account.open.set(orderId, order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
