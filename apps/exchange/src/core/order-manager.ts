@@ -31,7 +31,7 @@ import type {
 import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
 import { checkRisk, emptyExposure, type Exposure, type RiskLimits } from './risk.ts';
 import { RetiredDigest } from './retired-digest.ts';
-import { CrossingBounds, selfCrossing, type SelfTradeMode } from './self-trade.ts';
+import { CrossingBounds, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
 import { SessionClock, type TradingHours } from './trading-hours.ts';
@@ -294,16 +294,7 @@ export class OrderManager {
 
   #selfCrossing(account: AccountState, symbol: string, side: Side, price: number): number[] {
     if (!account.bounds.mayCross(symbol, side, price)) return [];
-    const open = this.#openIn(account, symbol);
-    account.bounds.reset(symbol, open);
-    return selfCrossing(side, price, open);
-  }
-
-  /** The account's open orders in the symbol, oldest first (a loop: this is on the order path). */
-  #openIn(account: AccountState, symbol: string): Order[] {
-    const open: Order[] = [];
-    for (const order of account.open.values()) if (order.symbol === symbol) open.push(order);
-    return open;
+    return account.bounds.scan(symbol, side, price, account.open.values());
   }
 
   #newOrder(command: NewOrder): Refusal | undefined {
