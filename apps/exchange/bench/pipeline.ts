@@ -1,7 +1,9 @@
 /**
  * The exchange in process (issue #12's benchmark): gateway checks → risk → wallet → sequencer
  * with the node:sqlite journal (group commit) → matching engine → settlement and events, through
- * the service facade the HTTP routes call.
+ * the service facade the HTTP routes call. The journal is the one the exchange runs with
+ * (adapters/select.ts, DATA_FSYNC on): synchronous=full commits on the journal's writer thread,
+ * synchronous=normal ones on the event loop; orders per CPU-second count every thread's CPU.
  *
  * Requests are generated beforehand (bench/order-flow.ts: limit orders around a mid price, about
  * 31 % filling on arrival, 20 % cancels of the account's oldest open order) and sent BATCH at a time,
@@ -13,8 +15,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite } from '@tessera/kit';
-import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
+import { platformSettings, readConfig } from '@tessera/kit';
+import { selectAdapters } from '../src/adapters/select.ts';
 import { exchangeRules, readExchangeConfig } from '../src/config.ts';
 import { ExchangeService } from '../src/service.ts';
 import { fund, orderFlow, send, type FlowOptions, type Request } from './order-flow.ts';
@@ -47,10 +49,11 @@ interface RunResult {
 async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ex-bench-'));
   try {
-    const service = ExchangeService.open({
-      rules: exchangeRules(config),
-      journal: new SqliteJournal(openSqlite(join(dir, 'exchange.db'), { synchronous: sync })),
-    });
+    const adapters = selectAdapters(
+      readExchangeConfig({ EXCHANGE_HOURS: 'always', EXCHANGE_JOURNAL_SYNC: sync }),
+      readConfig(platformSettings, { DATA_DIR: dir, DATA_FSYNC: 'true' }),
+    );
+    const service = ExchangeService.open({ rules: exchangeRules(config), journal: adapters.journal });
     await fund(service, flow);
     const processing = histogram();
     const ack = histogram();
@@ -77,6 +80,7 @@ async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promi
     const used = process.cpuUsage(cpu);
     const cpuSeconds = (used.user + used.system) / 1e6;
     await service.close();
+    await adapters.close();
     const us = (h: typeof processing, q: number): number => h.getValueAtPercentile(q) / 1000;
     return {
       ordersPerSecond: requests.length / seconds,
@@ -101,7 +105,7 @@ const timer = timerOverhead(100_000);
 console.log(
   `setup: ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${fmt(totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; ` +
     `${fmt(REQUESTS, 0)} requests per run (${ACCOUNTS} accounts, AAPL and MSFT, ~1/3 crossing, 20 % cancels), ` +
-    `${BATCH} per event-loop turn then one group commit, seed ${SEED}, median of ${RUNS} runs after a warm-up; ` +
+    `${BATCH} per event-loop turn then one group commit (full: on the journal's writer thread), seed ${SEED}, median of ${RUNS} runs after a warm-up; ` +
     `timer cost p50 ${fmt(timer.getValueAtPercentile(50) / 1000, 2)} µs`,
 );
 const rows: string[] = [];
