@@ -1,7 +1,9 @@
 /**
  * The exchange in process (issue #12's benchmark): gateway checks → risk → wallet → sequencer
  * with the node:sqlite journal (group commit) → matching engine → settlement and events, through
- * the service facade the HTTP routes call.
+ * the service facade the HTTP routes call. The journal is the one the exchange runs with
+ * (adapters/select.ts, DATA_FSYNC on): synchronous=full commits on the journal's writer thread,
+ * synchronous=normal ones on the event loop; orders per CPU-second count every thread's CPU.
  *
  * Requests are generated beforehand (bench/order-flow.ts: limit orders around a mid price, about
  * 31 % filling on arrival, 20 % cancels of the account's oldest open order) and sent BATCH at a time,
@@ -13,8 +15,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite } from '@tessera/kit';
-import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
+import { platformSettings, readConfig } from '@tessera/kit';
+import { selectAdapters } from '../src/adapters/select.ts';
 import { exchangeRules, readExchangeConfig } from '../src/config.ts';
 import { ExchangeService } from '../src/service.ts';
 import { fund, orderFlow, send, type FlowOptions, type Request } from './order-flow.ts';
@@ -28,6 +30,8 @@ const SEED = Number(process.env.BENCH_SEED ?? 42);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1_000);
 const RESTART_SNAPSHOT_EVERY = Number(process.env.BENCH_SNAPSHOT_EVERY ?? 100_000);
 const MODES = (process.env.BENCH_SYNC ?? 'full,normal').split(',') as Array<'full' | 'normal'>;
+/** BENCH_RESTART=0 skips the restart times at the end (profiles, A/B runs of the pipeline alone). */
+const RESTART = process.env.BENCH_RESTART !== '0';
 
 const config = readExchangeConfig({ EXCHANGE_HOURS: 'always' });
 const flow: FlowOptions = { seed: SEED, accounts: ACCOUNTS, symbols: ['AAPL', 'MSFT'], mid: 10_000 };
@@ -45,10 +49,11 @@ interface RunResult {
 async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ex-bench-'));
   try {
-    const service = ExchangeService.open({
-      rules: exchangeRules(config),
-      journal: new SqliteJournal(openSqlite(join(dir, 'exchange.db'), { synchronous: sync })),
-    });
+    const adapters = selectAdapters(
+      readExchangeConfig({ EXCHANGE_HOURS: 'always', EXCHANGE_JOURNAL_SYNC: sync }),
+      readConfig(platformSettings, { DATA_DIR: dir, DATA_FSYNC: 'true' }),
+    );
+    const service = ExchangeService.open({ rules: exchangeRules(config), journal: adapters.journal });
     await fund(service, flow);
     const processing = histogram();
     const ack = histogram();
@@ -75,6 +80,7 @@ async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promi
     const used = process.cpuUsage(cpu);
     const cpuSeconds = (used.user + used.system) / 1e6;
     await service.close();
+    await adapters.close();
     const us = (h: typeof processing, q: number): number => h.getValueAtPercentile(q) / 1000;
     return {
       ordersPerSecond: requests.length / seconds,
@@ -99,7 +105,7 @@ const timer = timerOverhead(100_000);
 console.log(
   `setup: ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${fmt(totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; ` +
     `${fmt(REQUESTS, 0)} requests per run (${ACCOUNTS} accounts, AAPL and MSFT, ~1/3 crossing, 20 % cancels), ` +
-    `${BATCH} per event-loop turn then one group commit, seed ${SEED}, median of ${RUNS} runs after a warm-up; ` +
+    `${BATCH} per event-loop turn then one group commit (full: on the journal's writer thread), seed ${SEED}, median of ${RUNS} runs after a warm-up; ` +
     `timer cost p50 ${fmt(timer.getValueAtPercentile(50) / 1000, 2)} µs`,
 );
 const rows: string[] = [];
@@ -150,20 +156,24 @@ console.log(
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) console.log(row);
 
-let replayed = 0;
-const restart = await restartTimes({
-  rules: exchangeRules(config),
-  flow,
-  requests: requests.length,
-  next: () => requests[replayed++]!,
-  batch: BATCH,
-  snapshotEvery: RESTART_SNAPSHOT_EVERY,
-  runs: RUNS,
-  fullReplayRuns: RUNS,
-});
-console.log(
-  `\nrestart after ${fmt(restart.commands, 0)} journaled commands (snapshot every ${fmt(RESTART_SNAPSHOT_EVERY, 0)}, ` +
-    `the latest at ${fmt(restart.lastSnapshot, 0)}, ${fmt(restart.snapshotBytes / 2 ** 20, 1)} MiB): ` +
-    `${fmt(restart.withSnapshot.wall, 0)} ms (${fmt(restart.withSnapshot.cpu, 0)} ms CPU) from the snapshot and the ${fmt(restart.commands - restart.lastSnapshot, 0)} commands after it, ` +
-    `${fmt(restart.fullReplay!.wall, 0)} ms (${fmt(restart.fullReplay!.cpu, 0)} ms CPU) replaying the whole journal; same digest both ways`,
-);
+if (RESTART) await restartAfter(requests);
+
+async function restartAfter(requests: readonly Request[]): Promise<void> {
+  let replayed = 0;
+  const restart = await restartTimes({
+    rules: exchangeRules(config),
+    flow,
+    requests: requests.length,
+    next: () => requests[replayed++]!,
+    batch: BATCH,
+    snapshotEvery: RESTART_SNAPSHOT_EVERY,
+    runs: RUNS,
+    fullReplayRuns: RUNS,
+  });
+  console.log(
+    `\nrestart after ${fmt(restart.commands, 0)} journaled commands (snapshot every ${fmt(RESTART_SNAPSHOT_EVERY, 0)}, ` +
+      `the latest at ${fmt(restart.lastSnapshot, 0)}, ${fmt(restart.snapshotBytes / 2 ** 20, 1)} MiB): ` +
+      `${fmt(restart.withSnapshot.wall, 0)} ms (${fmt(restart.withSnapshot.cpu, 0)} ms CPU) from the snapshot and the ${fmt(restart.commands - restart.lastSnapshot, 0)} commands after it, ` +
+      `${fmt(restart.fullReplay!.wall, 0)} ms (${fmt(restart.fullReplay!.cpu, 0)} ms CPU) replaying the whole journal; same digest both ways`,
+  );
+}

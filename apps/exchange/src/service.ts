@@ -202,7 +202,9 @@ export class ExchangeService {
         ? { v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity }
         : { v: 1, type: 'order.new', at, account, orderId, symbol, side, price, quantity, clientOrderId },
     );
-    return this.#find(orderId)!;
+    // The order object itself, open or finished already: no lookup in the journal's held orders.
+    const placed = manager.placed;
+    return placed?.id === orderId ? placed : this.#find(orderId)!;
   }
 
   /** Resolves when every command so far is durable (and its events are published). */
@@ -239,8 +241,10 @@ export class ExchangeService {
   submitCancel(account: string, orderId: number): Order {
     const refusal = this.#manager.checkCancel(account, orderId);
     if (refusal !== undefined) throw problem(refusal);
+    // Open (the check passed): the same object once the cancel has finished it.
+    const order = this.#manager.orders.get(orderId);
     this.#sequence({ v: 1, type: 'order.cancel', at: this.#at(), account, orderId });
-    return this.#find(orderId)!;
+    return order ?? this.#find(orderId)!;
   }
 
   /** Answers the order as the cancel left it (see placeOrder). */

@@ -7,7 +7,7 @@ import { openSqlite, ProblemError } from '@tessera/kit';
 import { fund, orderFlow, send, type FlowOptions } from '../bench/order-flow.ts';
 import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
 import type { ExchangeEvent } from '../src/core/messages.ts';
-import { ExchangeService } from '../src/service.ts';
+import { ExchangeService, orderView } from '../src/service.ts';
 import { rules, T0 } from './core/exchange-rules.ts';
 
 function tempFile(t: Test): string {
@@ -385,3 +385,25 @@ t.test('a snapshot that fails does not fail the command that reached it', async 
   t.equal(reopened.service.digest(), digest, 'a restart replays the journal to the same state');
   await reopened.service.close();
 });
+
+t.test(
+  'submitOrder and submitCancel answer the order of their command, open or finished by it',
+  async (t) => {
+    const { service } = open(tempFile(t));
+    await service.deposit('alice', 100_000);
+    await service.deposit('bob', 0, { AAPL: 500 });
+    const limit = { symbol: 'AAPL', orderType: 'limit', price: 100 } as const;
+    const rested = service.submitOrder('bob', { ...limit, side: 'sell', quantity: 10 });
+    t.match(rested, { id: 1, status: 'new' });
+    const filled = service.submitOrder('alice', { ...limit, side: 'buy', quantity: 10 });
+    t.match(filled, { id: 2, status: 'completed', filledQuantity: 10 }, 'finished on arrival');
+    t.equal(service.ownOrder('alice', 2), filled, 'the object the reads find');
+    const resting = service.submitOrder('alice', { ...limit, side: 'buy', quantity: 5 });
+    const canceled = service.submitCancel('alice', resting.id);
+    t.equal(canceled, resting);
+    t.match(canceled, { id: 3, status: 'canceled' });
+    await service.durable();
+    t.same(service.order('alice', 2), orderView(filled));
+    await service.close();
+  },
+);

@@ -31,7 +31,7 @@ import type {
 import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
 import { checkRisk, emptyExposure, type Exposure, type RiskLimits } from './risk.ts';
 import { RetiredDigest } from './retired-digest.ts';
-import { CrossingBounds, selfCrossing, type SelfTradeMode } from './self-trade.ts';
+import { CrossingBounds, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
 import { SessionClock, type TradingHours } from './trading-hours.ts';
@@ -109,6 +109,8 @@ export class OrderManager {
   lastAt = 0;
   nextOrderId = 1;
   nextExecutionId = 1;
+  /** The order the last `order.new` placed, open or finished since (the service answers it). */
+  placed: Order | undefined;
   /**
    * Whether `apply` returns events (unless told otherwise). A replay turns them off: the state
    * changes exactly the same, without building objects nobody reads.
@@ -292,22 +294,15 @@ export class OrderManager {
 
   #selfCrossing(account: AccountState, symbol: string, side: Side, price: number): number[] {
     if (!account.bounds.mayCross(symbol, side, price)) return [];
-    const open = this.#openIn(account, symbol);
-    account.bounds.reset(symbol, open);
-    return selfCrossing(side, price, open);
-  }
-
-  /** The account's open orders in the symbol, oldest first (a loop: this is on the order path). */
-  #openIn(account: AccountState, symbol: string): Order[] {
-    const open: Order[] = [];
-    for (const order of account.open.values()) if (order.symbol === symbol) open.push(order);
-    return open;
+    return account.bounds.scan(symbol, side, price, account.open.values());
   }
 
   #newOrder(command: NewOrder): Refusal | undefined {
     const { account: accountId, orderId, symbol, side, price, quantity, at } = command;
     const engine = this.engines.get(symbol)!;
-    if (this.orders.has(orderId)) {
+    // No open order has an id at or above nextOrderId: the sequencer's own ids (all of them, but
+    // for a bug upstream) skip a lookup that misses, in a map of every open order.
+    if (orderId < this.nextOrderId && this.orders.has(orderId)) {
       return {
         code: 'EX_INVALID_ORDER',
         detail: `order id ${orderId} is taken`,
@@ -335,6 +330,7 @@ export class OrderManager {
     } as const;
     const order: Order = clientOrderId === undefined ? fields : { ...fields, clientOrderId };
     this.orders.set(orderId, order);
+    this.placed = order;
     account.open.set(orderId, order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);

@@ -25,11 +25,15 @@ export function crosses(side: 'buy' | 'sell', price: number, resting: Resting): 
   return side === 'buy' ? resting.price <= price : resting.price >= price;
 }
 
-/** The ids of the resting orders (of the same account and symbol) that the incoming one would meet, oldest first. */
-export function selfCrossing(side: 'buy' | 'sell', price: number, resting: Iterable<Resting>): number[] {
-  const ids: number[] = [];
-  for (const order of resting) if (crosses(side, price, order)) ids.push(order.id);
-  return ids.sort((a, b) => a - b);
+/** An open order of the account, in any symbol. */
+export interface OpenOrder extends Resting {
+  readonly symbol: string;
+}
+
+interface Bound {
+  /** Of the open sells' prices, a lower bound (Infinity: none); of the open buys', an upper one. */
+  minSell: number;
+  maxBuy: number;
 }
 
 /**
@@ -39,26 +43,42 @@ export function selfCrossing(side: 'buy' | 'sell', price: number, resting: Itera
  * a scan (when the bound says a cross is possible) tightens them to the exact values again.
  */
 export class CrossingBounds {
-  readonly #minSell = new Map<string, number>();
-  readonly #maxBuy = new Map<string, number>();
+  /** One object per symbol: a lookup per order, not one per side and bound. */
+  readonly #bounds = new Map<string, Bound>();
 
   /** An order of the account now open. */
   opened(symbol: string, side: 'buy' | 'sell', price: number): void {
-    if (side === 'sell') this.#minSell.set(symbol, Math.min(this.#minSell.get(symbol) ?? Infinity, price));
-    else this.#maxBuy.set(symbol, Math.max(this.#maxBuy.get(symbol) ?? -Infinity, price));
+    let bound = this.#bounds.get(symbol);
+    if (bound === undefined) this.#bounds.set(symbol, (bound = { minSell: Infinity, maxBuy: -Infinity }));
+    if (side === 'sell') {
+      if (price < bound.minSell) bound.minSell = price;
+    } else if (price > bound.maxBuy) bound.maxBuy = price;
   }
 
   /** False when no open order of the account can meet an order on `side` at `price`. */
   mayCross(symbol: string, side: 'buy' | 'sell', price: number): boolean {
-    return side === 'buy'
-      ? (this.#minSell.get(symbol) ?? Infinity) <= price
-      : (this.#maxBuy.get(symbol) ?? -Infinity) >= price;
+    const bound = this.#bounds.get(symbol);
+    if (bound === undefined) return false;
+    return side === 'buy' ? bound.minSell <= price : bound.maxBuy >= price;
   }
 
-  /** Sets exact bounds from the account's open orders in the symbol. */
-  reset(symbol: string, open: Iterable<Resting>): void {
-    this.#minSell.delete(symbol);
-    this.#maxBuy.delete(symbol);
-    for (const order of open) this.opened(symbol, order.side, order.price);
+  /**
+   * The ids of the account's `open` orders in `symbol` that an order on `side` at `price` would
+   * meet, oldest first; on the way, in the same pass, the symbol's bounds
+   * become exact again.
+   */
+  scan(symbol: string, side: 'buy' | 'sell', price: number, open: Iterable<OpenOrder>): number[] {
+    let minSell = Infinity;
+    let maxBuy = -Infinity;
+    const ids: number[] = [];
+    for (const order of open) {
+      if (order.symbol !== symbol) continue;
+      if (order.side === 'sell') {
+        if (order.price < minSell) minSell = order.price;
+      } else if (order.price > maxBuy) maxBuy = order.price;
+      if (crosses(side, price, order)) ids.push(order.id);
+    }
+    this.#bounds.set(symbol, { minSell, maxBuy });
+    return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
   }
 }

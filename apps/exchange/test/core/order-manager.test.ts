@@ -323,3 +323,27 @@ t.test('a client order id places one order per account and trading day, kept by 
   t.not(nextDay, first);
   t.equal(desk.manager.account('alice')!.clientOrderIds.size, 1);
 });
+
+t.test('an order id already open is refused; ids above the next one are taken, and it follows', async (t) => {
+  const desk = new Desk();
+  desk.deposit('alice', 10_000);
+  const id = desk.order('alice', { side: 'buy', price: 90, quantity: 1 }) as number;
+  const command = (orderId: number) =>
+    ({
+      v: 1,
+      type: 'order.new',
+      at: T0,
+      account: 'alice',
+      orderId,
+      symbol: 'AAPL',
+      side: 'buy',
+      price: 91,
+      quantity: 1,
+    }) as never;
+  t.match(desk.apply(command(id)), { refusal: { code: 'EX_INVALID_ORDER' } });
+  t.match(desk.get(id), { price: 90 }, 'the open order stands');
+  t.equal(desk.manager.nextOrderId, id + 1);
+  t.same(desk.apply(command(id + 5)).refusal, undefined);
+  t.equal(desk.manager.nextOrderId, id + 6);
+  t.match(desk.apply(command(id + 5)), { refusal: { code: 'EX_INVALID_ORDER' } }, 'nor one above the first');
+});

@@ -1,5 +1,12 @@
 import t from 'tap';
-import { CrossingBounds, crosses, selfCrossing } from '../../src/core/self-trade.ts';
+import { CrossingBounds, crosses, type Resting } from '../../src/core/self-trade.ts';
+
+/** The definition: the resting orders the incoming one would meet, oldest first. */
+const selfCrossing = (side: 'buy' | 'sell', price: number, resting: readonly Resting[]): number[] =>
+  resting
+    .filter((order) => crosses(side, price, order))
+    .map((order) => order.id)
+    .sort((a, b) => a - b);
 
 t.test('crossing is by price against the other side', async (t) => {
   t.ok(crosses('buy', 100, { id: 1, side: 'sell', price: 100 }));
@@ -9,11 +16,11 @@ t.test('crossing is by price against the other side', async (t) => {
   t.ok(crosses('sell', 100, { id: 1, side: 'buy', price: 100 }));
   t.notOk(crosses('sell', 100, { id: 1, side: 'buy', price: 99 }));
   const resting = [
-    { id: 7, side: 'sell' as const, price: 98 },
-    { id: 3, side: 'sell' as const, price: 100 },
-    { id: 5, side: 'sell' as const, price: 101 },
+    { id: 7, symbol: 'AAPL', side: 'sell' as const, price: 98 },
+    { id: 3, symbol: 'AAPL', side: 'sell' as const, price: 100 },
+    { id: 5, symbol: 'AAPL', side: 'sell' as const, price: 101 },
   ];
-  t.same(selfCrossing('buy', 100, resting), [3, 7], 'oldest first');
+  t.same(new CrossingBounds().scan('AAPL', 'buy', 100, resting), [3, 7], 'oldest first');
 });
 
 t.test('bounds answer "cannot cross" without a scan, and never wrongly', async (t) => {
@@ -26,8 +33,37 @@ t.test('bounds answer "cannot cross" without a scan, and never wrongly', async (
   t.ok(bounds.mayCross('AAPL', 'sell', 95));
   t.notOk(bounds.mayCross('AAPL', 'sell', 96));
   t.notOk(bounds.mayCross('MSFT', 'sell', 1));
-  // The 105 sell went: a reset from what is open tightens the bound.
-  bounds.reset('AAPL', [{ id: 2, side: 'sell', price: 110 }]);
+  // The 105 sell went: a scan of what is open tightens the bound.
+  t.same(bounds.scan('AAPL', 'buy', 105, [{ id: 2, symbol: 'AAPL', side: 'sell', price: 110 }]), []);
   t.notOk(bounds.mayCross('AAPL', 'buy', 109));
   t.notOk(bounds.mayCross('AAPL', 'sell', 1), 'no open buys left');
 });
+
+t.test(
+  'a scan answers what selfCrossing does, of the symbol only, and leaves the bounds exact',
+  async (t) => {
+    const open = [
+      { id: 7, symbol: 'AAPL', side: 'sell' as const, price: 98 },
+      { id: 2, symbol: 'MSFT', side: 'sell' as const, price: 90 },
+      { id: 3, symbol: 'AAPL', side: 'sell' as const, price: 100 },
+      { id: 5, symbol: 'AAPL', side: 'sell' as const, price: 101 },
+      { id: 9, symbol: 'AAPL', side: 'buy' as const, price: 97 },
+    ];
+    const bounds = new CrossingBounds();
+    for (const o of open) bounds.opened(o.symbol, o.side, o.price);
+    const aapl = open.filter((o) => o.symbol === 'AAPL');
+    for (const [side, price] of [
+      ['buy', 100],
+      ['buy', 97],
+      ['sell', 97],
+      ['sell', 96],
+      ['buy', 101],
+    ] as const)
+      t.same(bounds.scan('AAPL', side, price, open), selfCrossing(side, price, aapl), `${side} at ${price}`);
+    t.notOk(bounds.mayCross('AAPL', 'buy', 97), 'the sells start at 98');
+    t.ok(bounds.mayCross('AAPL', 'buy', 98));
+    t.notOk(bounds.mayCross('AAPL', 'sell', 98), 'the buys end at 97');
+    t.ok(bounds.mayCross('AAPL', 'sell', 97));
+    t.ok(bounds.mayCross('MSFT', 'buy', 90), 'another symbol keeps its own');
+  },
+);

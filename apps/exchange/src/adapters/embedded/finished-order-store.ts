@@ -146,7 +146,7 @@ export class FinishedOrderReads {
 
   order(id: number, held: readonly Generation[]): Order | undefined {
     for (const generation of held) {
-      const order = generation.orders.get(id);
+      const order = generation.order(id);
       if (order !== undefined) return order;
     }
     const row = this.#byId.get(id) as { body: string } | undefined;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Generation } from '../../../src/adapters/embedded/held-records.ts';
-import { finishedOrder } from './journal-fixtures.ts';
+import { execution, finishedOrder } from './journal-fixtures.ts';
 
 t.test('finished orders by client order id: per account, oldest first, across asks', async (t) => {
   const held = new Generation();
@@ -21,5 +21,40 @@ t.test('finished orders by client order id: per account, oldest first, across as
   t.same(
     held.ordersOf('alice').map((o) => o.id),
     [1, 3, 4, 5],
+  );
+});
+
+t.test('indexes built on reading see every record added before the read, each once', async (t) => {
+  const held = new Generation();
+  held.addOrder(finishedOrder(2, 'alice'));
+  held.addExecution(execution(1, 1, 'alice'));
+  t.equal(held.order(2)?.id, 2);
+  t.equal(held.order(1), undefined);
+  t.same(
+    held.executionsOf('alice').map((e) => e.id),
+    [1],
+  );
+  // Added after those reads: the next reads find them, after the ones before.
+  held.addOrder(finishedOrder(1, 'alice'));
+  held.addOrder(finishedOrder(3, 'bob'));
+  held.addExecution(execution(2, 2, 'bob'));
+  held.addExecution(execution(3, 3, 'alice'));
+  t.equal(held.order(1)?.id, 1);
+  t.same(
+    held.ordersOf('alice').map((o) => o.id),
+    [1, 2],
+  );
+  t.same(
+    held.executionsOf('alice').map((e) => e.id),
+    [1, 3],
+  );
+  t.same(
+    held.executionsOf('bob').map((e) => e.id),
+    [2],
+  );
+  t.same(
+    held.orders().map((o) => o.id),
+    [2, 1, 3],
+    'every order, in finishing order',
   );
 });
