@@ -96,6 +96,8 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
   // Consumers on a thread of their own, or here (none when the caller drives them by settle()).
   const threadAt = options.consumers === false ? undefined : options.consumerThread;
   const parser = threadAt !== undefined || options.parseThread === false ? undefined : startParseThread();
+  // Its start then delays no message; with consumers off (settle()) it starts at the first parse.
+  if (options.consumers !== false) parser?.warm();
   const inbound =
     threadAt !== undefined
       ? undefined

@@ -210,6 +210,8 @@ export interface PushRecord {
 /** Tells online users what changed; keeps a backlog for clients that poll after being offline. */
 export interface Push {
   publish(userId: string, event: PushEvent): Promise<void>;
+  /** Several users' events in one write, all or none (a worker's batch); else one publish each. */
+  publishAll?(events: readonly PushedEvent[]): Promise<void>;
   subscribe(userId: string, listener: (record: PushRecord) => void): () => void;
   /** A record another connection of this process committed (the consumer thread's), to subscribers. */
   announce?(userId: string, record: PushRecord): void;
@@ -221,6 +223,12 @@ export interface Push {
     since: number,
     options: { waitMs: number; limit: number; signal?: AbortSignal },
   ): Promise<PushRecord[]>;
+}
+
+/** An event for `publishAll`: whose, and what. */
+export interface PushedEvent {
+  readonly userId: string;
+  readonly event: PushEvent;
 }
 
 /** Everything the roles of one mail deployment share. */

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { readFileSync, readdirSync } from 'node:fs';
 import { composeMessage } from '../src/mime/compose.ts';
 import { parseMessage } from '../src/mime/parse.ts';
 import { ParserUnavailable, startParseThread } from '../src/mime/parse-pool.ts';
@@ -80,4 +81,38 @@ t.test('parses asked in one turn cross together and each gets its own answer', a
     parsed.map((p) => p.text.trim()),
     raws.map((_, i) => `body ${i}`),
   );
+});
+
+/** The threads of this process named `name` (Linux: /proc/self/task; elsewhere none are seen). */
+function threadsNamed(name: string): number {
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return 0;
+  }
+  return tasks.filter((task) => {
+    try {
+      return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === name;
+    } catch {
+      return false; // the thread ended meanwhile
+    }
+  }).length;
+}
+
+t.test('warm starts the thread before the first parse; after close it starts none', async (t) => {
+  if (process.platform !== 'linux') return t.skip('threads are counted in /proc');
+  const before = threadsNamed('mail-parse');
+  const parser = startParseThread();
+  t.equal(threadsNamed('mail-parse'), before, 'no thread until asked');
+  parser.warm();
+  parser.warm(); // a second call starts no second thread
+  for (let i = 0; i < 200 && threadsNamed('mail-parse') === before; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  t.equal(threadsNamed('mail-parse'), before + 1, 'one thread, before any parse');
+  t.equal((await parser.parse(await sample())).subject, 'Plan', 'and it parses');
+  await parser.close();
+  parser.warm();
+  t.equal(threadsNamed('mail-parse'), before, 'closed: warm starts nothing');
 });

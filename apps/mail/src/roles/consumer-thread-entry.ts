@@ -61,6 +61,7 @@ const pushed = perTurn<PushedRecord>((records) => post({ type: 'pushed', records
 ports.push.observe((userId, record) => pushed({ userId, record }));
 const queue = wakeable(ports.queue, wakes);
 const parser = data.parseThread ? startParseThread() : undefined;
+parser?.warm();
 const roles = createInboundRoles({
   config: data.config,
   ports: { ...ports, queue },

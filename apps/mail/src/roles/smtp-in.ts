@@ -38,10 +38,41 @@ function smtpError(reply: SmtpReply): SmtpError {
   return Object.assign(new Error(reply.message), { responseCode: reply.code });
 }
 
-async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/**
+ * Bytes left free before a message for its trace headers (Authentication-Results, Received), so
+ * that the stored blob is the received bytes' one buffer: written in front, not concatenated.
+ */
+const TRACE_ROOM = 1024;
+
+/**
+ * The message as smtp-server streams it, copied once into a buffer that starts with `room` free
+ * bytes (zeroed): the chunks are kept as they come ('data', not an async iterator) and joined at
+ * the end.
+ */
+function readMessage(stream: SMTPServerDataStream, room: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = room;
+    stream.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    stream.once('error', reject);
+    stream.once('end', () => {
+      const framed = Buffer.allocUnsafeSlow(size).fill(0, 0, room);
+      let at = room;
+      for (const chunk of chunks) at += chunk.copy(framed, at);
+      resolve(framed);
+    });
+  });
+}
+
+/** `trace` then the message, written into the room before it when it fits. */
+function withTrace(framed: Buffer, room: number, trace: string): Buffer {
+  const length = Buffer.byteLength(trace);
+  if (length > room) return Buffer.concat([Buffer.from(trace), framed.subarray(room)]);
+  framed.write(trace, room - length);
+  return framed.subarray(room - length);
 }
 
 function receivedHeader(session: SMTPServerSession, mta: string, id: string, now: number): string {
@@ -79,7 +110,8 @@ export async function startSmtpIn(options: SmtpInOptions): Promise<RunningSmtpIn
   };
 
   const receive = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> => {
-    const raw = await readAll(stream);
+    const framed = await readMessage(stream, TRACE_ROOM);
+    const raw = framed.subarray(TRACE_ROOM);
     if (stream.sizeExceeded) throw smtpError(REPLY.tooLarge);
     const users = usersOf(session);
     const receivedAt = now();
@@ -92,7 +124,7 @@ export async function startSmtpIn(options: SmtpInOptions): Promise<RunningSmtpIn
       mta,
     });
     const trace = `${auth.header === undefined ? '' : `${auth.header}\r\n`}${receivedHeader(session, mta, emailId, receivedAt)}`;
-    await options.blobs.put(rawKey(emailId), Buffer.concat([Buffer.from(trace), raw]));
+    await options.blobs.put(rawKey(emailId), withTrace(framed, TRACE_ROOM, trace));
     const job: InboundJob = {
       v: 1,
       type: 'inbound',

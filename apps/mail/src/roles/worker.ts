@@ -199,11 +199,12 @@ export function createWorker(options: WorkerOptions): Worker {
     const filed = await metadata.fileCopies(copies);
     const news = copies.filter((_, i) => filed[i]?.inserted === true);
     for (const { message } of news) options.filed?.put(searchDocumentOf(message));
-    await Promise.all(
-      news.map(({ message: { user_id, email_id, folder_id } }) =>
-        push.publish(user_id, { type: 'message.new', email_id, folder_id }),
-      ),
-    );
+    const events = news.map(({ message: { user_id, email_id, folder_id } }) => ({
+      userId: user_id,
+      event: { type: 'message.new', email_id, folder_id } as const,
+    }));
+    await (push.publishAll?.(events) ??
+      Promise.all(events.map(({ userId, event }) => push.publish(userId, event))));
   };
 
   /** Reads, parses and checks one job's message; a failure is kept as the job's outcome. */

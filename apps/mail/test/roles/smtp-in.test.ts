@@ -2,6 +2,7 @@ import t from 'tap';
 import nodemailer from 'nodemailer';
 import { text } from 'node:stream/consumers';
 import { openEmbeddedMail } from '../../src/adapters/embedded/open-embedded.ts';
+import { rawKey } from '../../src/blob-keys.ts';
 import { TOPIC } from '../../src/core/events.ts';
 import type { MetadataStore } from '../../src/ports.ts';
 import { startSmtpIn } from '../../src/roles/smtp-in.ts';
@@ -217,5 +218,56 @@ t.test(
     await send('carol@tessera.local');
     t.same(asked, ['alice', 'carol', 'carol'], 'alice once; carol until her mailbox existed');
     t.equal((await ports.queue.stats(TOPIC.inbound)).size, 4, 'every accepted message queued');
+  },
+);
+
+t.test(
+  'the stored message is its trace headers, then the bytes received; the sender check sees those bytes',
+  async (t) => {
+    const ports = openEmbeddedMail({ dataDir: tempDir(t) });
+    t.teardown(() => ports.close());
+    await ports.metadata.ensureUser('alice');
+    const raw = Buffer.from(
+      'From: bob@remote.test\r\nTo: alice@tessera.local\r\nSubject: exact\r\n\r\nfirst\r\n.dot\r\n\r\nlast\r\n',
+    );
+    // No Authentication-Results, one that fits the room before the message, one that does not.
+    for (const length of [0, 200, 5000]) {
+      const checked: Buffer[] = [];
+      const header =
+        length === 0 ? undefined : `Authentication-Results: tessera.local; ${'x'.repeat(length)}`;
+      const smtpIn = await startSmtpIn({
+        ...ports,
+        domains: ['tessera.local'],
+        maxMessageBytes: 1024 * 1024,
+        verifySender: (bytes) => {
+          checked.push(Buffer.from(bytes));
+          return Promise.resolve({ spf: 'none', dkim: 'none', dmarc: 'none', ...(header ? { header } : {}) });
+        },
+        host: '127.0.0.1',
+        port: 0,
+      });
+      const info = await client(smtpIn.port).sendMail({
+        envelope: { from: 'bob@remote.test', to: ['alice@tessera.local'] },
+        raw,
+      });
+      await smtpIn.close();
+      const emailId = /queued as ([0-9a-f-]{36})/.exec(info.response)?.[1] ?? '';
+      t.same(checked, [raw], `header ${length}: the sender check got the message as sent`);
+      const stored = (await ports.blobs.read(rawKey(emailId))) ?? Buffer.alloc(0);
+      // The first read is the hand-off of the bytes put; the second reads them back from the store.
+      t.same(await ports.blobs.read(rawKey(emailId)), stored, `header ${length}: as written to the store`);
+      const trace = stored.subarray(0, stored.length - raw.length).toString();
+      t.ok(
+        stored.subarray(stored.length - raw.length).equals(raw),
+        `header ${length}: then the bytes received`,
+      );
+      t.match(
+        trace,
+        new RegExp(
+          `^${header === undefined ? '' : `${header}\\r\\n`}Received: from [^\\r]*\\r\\n\\tby tessera\\.local \\(tessera\\) with ESMTP id ${emailId};\\r\\n\\t[^\\r]+\\r\\n$`,
+        ),
+        `header ${length}: the trace first`,
+      );
+    }
   },
 );

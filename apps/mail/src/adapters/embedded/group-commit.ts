@@ -19,6 +19,12 @@ interface PendingWrite {
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Error };
 
+/** SQLite's primary codes for a lock another connection holds (extended codes keep it in the low byte). */
+function heldByOther(error: unknown): boolean {
+  const code = (error as { errcode?: unknown }).errcode;
+  return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6);
+}
+
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
@@ -32,7 +38,13 @@ export class GroupCommit {
   readonly #savepoint: StatementSync;
   readonly #release: StatementSync;
   readonly #undo: StatementSync;
+  readonly #busyTimeout: StatementSync;
   readonly #busyTimeoutMs: number | undefined;
+  readonly #yieldWhileBusyMs: number | undefined;
+  /** When the group now waiting first found the write lock taken (performance.now()). */
+  #busySince: number | undefined;
+  /** #tryBegin's transaction, open for the flush that follows it at once. */
+  #began = false;
   #pending: PendingWrite[] = [];
   #scheduled = false;
   /** Transactions committed and writes they held, since the start (tests, diagnostics). */
@@ -42,16 +54,24 @@ export class GroupCommit {
    * `busyTimeoutMs`: how long this group's BEGIN waits for another connection's write lock,
    * instead of the connection's own timeout; set only while the group takes the lock (the flush
    * is synchronous, so no other statement of the connection sees it).
+   *
+   * `yieldWhileBusyMs`: when another connection holds the write lock, the group waits on the
+   * event loop (tried again each turn, joined by the writes made meanwhile) for up to this long,
+   * instead of in SQLite's busy handler, which sleeps the thread a millisecond and more a try: a
+   * thread that also serves SMTP keeps answering while another thread commits. After it, the
+   * group waits as without it (the connection's own timeout, or `busyTimeoutMs`).
    */
-  constructor(db: DatabaseSync, options: { busyTimeoutMs?: number } = {}) {
+  constructor(db: DatabaseSync, options: { busyTimeoutMs?: number; yieldWhileBusyMs?: number } = {}) {
     this.#db = db;
     this.#busyTimeoutMs = options.busyTimeoutMs;
+    this.#yieldWhileBusyMs = options.yieldWhileBusyMs;
     this.#begin = db.prepare('BEGIN IMMEDIATE');
     this.#commit = db.prepare('COMMIT');
     this.#rollback = db.prepare('ROLLBACK');
     this.#savepoint = db.prepare('SAVEPOINT group_write');
     this.#release = db.prepare('RELEASE group_write');
     this.#undo = db.prepare('ROLLBACK TO group_write');
+    this.#busyTimeout = db.prepare('PRAGMA busy_timeout');
   }
 
   /**
@@ -70,6 +90,8 @@ export class GroupCommit {
 
   #flush(): void {
     this.#scheduled = false;
+    if (this.#pending.length === 0) return;
+    if (this.#yieldToLock()) return;
     const group = this.#pending;
     this.#pending = [];
     let outcomes: Outcome[];
@@ -97,16 +119,60 @@ export class GroupCommit {
     });
   }
 
-  /** BEGIN IMMEDIATE, with this group's own busy timeout when it has one. */
+  /**
+   * With `yieldWhileBusyMs`: true when the write lock is taken and the group waits a turn (its
+   * flush is scheduled again); false when the group goes on to #lock: the lock is taken (by
+   * #tryBegin), or it has waited long enough, or the try failed otherwise (#lock then fails the
+   * group as it would have).
+   */
+  #yieldToLock(): boolean {
+    if (this.#yieldWhileBusyMs === undefined) return false;
+    if (!this.#tryBegin()) {
+      const now = performance.now();
+      this.#busySince ??= now;
+      if (now - this.#busySince < this.#yieldWhileBusyMs) {
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+        return true;
+      }
+    }
+    this.#busySince = undefined;
+    return false;
+  }
+
+  /**
+   * BEGIN IMMEDIATE without waiting; false only when another connection holds the write lock
+   * (any other failure is #lock's to meet again and report).
+   */
+  #tryBegin(): boolean {
+    try {
+      this.#withBusyTimeout(0, () => this.#begin.run());
+      this.#began = true;
+    } catch (error) {
+      return !heldByOther(error);
+    }
+    return true;
+  }
+
+  /** BEGIN IMMEDIATE (unless #tryBegin took the lock), with this group's own busy timeout when it has one. */
   #lock(): void {
+    if (this.#began) {
+      this.#began = false;
+      return;
+    }
     if (this.#busyTimeoutMs === undefined) {
       this.#begin.run();
       return;
     }
-    const before = (this.#db.prepare('PRAGMA busy_timeout').get() as { timeout: number }).timeout;
-    this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.#busyTimeoutMs))}`);
+    this.#withBusyTimeout(this.#busyTimeoutMs, () => this.#begin.run());
+  }
+
+  /** Runs `fn` with the connection's busy timeout set to `ms`, then puts the old one back. */
+  #withBusyTimeout(ms: number, fn: () => unknown): void {
+    const before = (this.#busyTimeout.get() as { timeout: number }).timeout;
+    this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
     try {
-      this.#begin.run();
+      fn();
     } finally {
       this.#db.exec(`PRAGMA busy_timeout = ${before}`);
     }

@@ -30,6 +30,14 @@ export const METADATA_MMAP_BYTES = 2 ** 31;
 /** Blobs up to this size (most messages) are rows of blobs.db; larger ones are files. */
 export const SMALL_BLOB_BYTES = 256 * 1024;
 
+/**
+ * How long queue.db's group commit waits for another connection's lock on the event loop before
+ * it waits in SQLite (which sleeps the thread, SMTP included, a millisecond and more a try): the
+ * consumer thread's claims and acks hold it well under a millisecond; a longer hold (another
+ * process) is waited for as before, not spun on.
+ */
+const QUEUE_YIELD_WHILE_BUSY_MS = 20;
+
 /** The embedded ports; the push adapter's own methods too (the consumer thread observes it). */
 export interface EmbeddedMailPorts extends MailPorts {
   readonly push: SqlitePush;
@@ -45,7 +53,7 @@ export function openEmbeddedMail(options: EmbeddedMailOptions): EmbeddedMailPort
   const pushDb = openSqlite(join(dir, 'push.db'), sqlite);
   const blobsDb = openSqlite(join(dir, 'blobs.db'), sqlite);
   return {
-    queue: new SqliteQueue(queueDb, options.now),
+    queue: new SqliteQueue(queueDb, options.now, { yieldWhileBusyMs: QUEUE_YIELD_WHILE_BUSY_MS }),
     metadata: new SqliteMetadataStore(metadataDb, options.now),
     blobs: new FileBlobStore(join(dir, 'blobs'), {
       fsync: sqlite.synchronous === 'full',

@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PushEvent } from '../../core/events.ts';
-import type { Push, PushRecord } from '../../ports.ts';
+import type { Push, PushRecord, PushedEvent } from '../../ports.ts';
 import { GroupCommit } from './group-commit.ts';
 import { settle } from './settle.ts';
 
@@ -58,16 +58,27 @@ export class SqlitePush implements Push {
   }
 
   publish(userId: string, event: PushEvent): Promise<void> {
+    return this.publishAll([{ userId, event }]);
+  }
+
+  /** One write of the group commit for them all (not a savepoint and a promise each). */
+  publishAll(events: readonly PushedEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
     return this.#group
-      .run((): PushRecord => {
+      .run(() => {
         const at = this.#now();
-        const seq = Number(this.#insert.run(userId, at, JSON.stringify(event)).lastInsertRowid);
-        if (++this.#published % PRUNE_EVERY === 0) this.#prune.run(at - this.#retentionMs);
-        return { seq, at, event };
+        return events.map(({ userId, event }) => {
+          const seq = Number(this.#insert.run(userId, at, JSON.stringify(event)).lastInsertRowid);
+          if (++this.#published % PRUNE_EVERY === 0) this.#prune.run(at - this.#retentionMs);
+          const record: PushRecord = { seq, at, event };
+          return { userId, record };
+        });
       })
-      .then((record) => {
-        this.#emitter.emit(userId, record);
-        for (const observer of this.#observers) observer(userId, record);
+      .then((records) => {
+        for (const { userId, record } of records) {
+          this.#emitter.emit(userId, record);
+          for (const observer of this.#observers) observer(userId, record);
+        }
       });
   }
 

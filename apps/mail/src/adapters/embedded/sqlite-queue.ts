@@ -47,8 +47,13 @@ export class SqliteQueue implements Queue {
   /** The acks of a topic waiting for the next group commit: deleted by one statement. */
   readonly #acks = new Map<Topic, { ids: string[]; done: Promise<void> }>();
 
-  constructor(db: DatabaseSync, now: () => number = Date.now) {
-    this.#group = new GroupCommit(db);
+  /**
+   * `yieldWhileBusyMs`: the group commit waits for another connection's write lock on the event
+   * loop for that long first (see GroupCommit): smtp-in's enqueues and the consumer thread's
+   * claims and acks share queue.db's lock.
+   */
+  constructor(db: DatabaseSync, now: () => number = Date.now, options: { yieldWhileBusyMs?: number } = {}) {
+    this.#group = new GroupCommit(db, options);
     this.#now = now;
     db.exec(SCHEMA);
     this.#ready.setMaxListeners(0);

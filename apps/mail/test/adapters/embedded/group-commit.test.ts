@@ -102,3 +102,63 @@ t.test('a COMMIT that fails fails every write of its group and leaves no transac
   await group.run(() => insert.run('b', 2));
   t.same(db.prepare('SELECT k FROM kv').all(), [{ k: 'b' }], 'the next group commits');
 });
+
+t.test(
+  "yieldWhileBusyMs: a group waits for another connection's lock on the event loop, not in SQLite",
+  async (t) => {
+    const file = join(tempDir(t), 'g.db');
+    const db = open(t, file);
+    const other = open(t, file);
+    const group = new GroupCommit(db, { yieldWhileBusyMs: 5_000 });
+    const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+    other.exec('BEGIN IMMEDIATE');
+    other.exec("INSERT INTO kv (k, v) VALUES ('other', 0)");
+    const first = group.run(() => insert.run('a', 1));
+    // The loop keeps turning while the group waits: timers fire, and later writes join the group.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const second = group.run(() => insert.run('b', 2));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    t.same(group.stats, { commits: 0, writes: 0 }, 'nothing committed while the lock is taken');
+    t.notOk(db.isTransaction, 'no transaction left open between tries');
+    other.exec('COMMIT');
+    await Promise.all([first, second]);
+    t.same(group.stats, { commits: 1, writes: 2 }, 'one COMMIT once the lock was free');
+    t.same(
+      db
+        .prepare('SELECT k FROM kv ORDER BY v')
+        .all()
+        .map((r) => r.k),
+      ['other', 'a', 'b'],
+    );
+    await group.run(() => insert.run('c', 3));
+    t.same(group.stats, { commits: 2, writes: 3 }, 'a free lock: committed on the next turn as before');
+  },
+);
+
+t.test('yieldWhileBusyMs: past it the group waits in SQLite as before, and fails as before', async (t) => {
+  const file = join(tempDir(t), 'g.db');
+  const db = open(t, file);
+  db.exec('PRAGMA busy_timeout = 100');
+  const other = open(t, file);
+  const group = new GroupCommit(db, { yieldWhileBusyMs: 20 });
+  const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+  other.exec('BEGIN IMMEDIATE');
+  await t.rejects(
+    group.run(() => insert.run('a', 1)),
+    { errcode: 5 },
+    'SQLITE_BUSY once both waits ran out',
+  );
+  t.equal((db.prepare('PRAGMA busy_timeout').get() as { timeout: number }).timeout, 100, 'timeout put back');
+  other.exec('ROLLBACK');
+  t.notOk(db.isTransaction);
+  await group.run(() => insert.run('b', 2));
+  t.same(group.stats, { commits: 1, writes: 1 }, 'the next group commits');
+});
+
+t.test('yieldWhileBusyMs: a closed connection fails the group, not the process', async (t) => {
+  const db = open(t, join(tempDir(t), 'g.db'));
+  const group = new GroupCommit(db, { yieldWhileBusyMs: 1_000 });
+  const write = group.run(() => 1);
+  db.close();
+  await t.rejects(write);
+});

@@ -73,3 +73,62 @@ t.test('observers see every committed record with its user; announce tells subsc
     'announce wrote nothing: the backlog has each record once',
   );
 });
+
+t.test('publishAll: several users in one write, each told in order, observers see them all', async (t) => {
+  const p = push(t);
+  const heard: [string, string][] = [];
+  t.teardown(p.subscribe('alice', (r) => heard.push(['alice', r.event.email_id])));
+  t.teardown(p.subscribe('bob', (r) => heard.push(['bob', r.event.email_id])));
+  const observed: string[] = [];
+  t.teardown(p.observe((userId, r) => observed.push(`${userId}:${r.event.email_id}`)));
+  await p.publishAll([]);
+  await p.publishAll([
+    { userId: 'alice', event: { type: 'message.new', email_id: 'a1', folder_id: 'inbox' } },
+    { userId: 'bob', event: { type: 'message.new', email_id: 'b1', folder_id: 'inbox' } },
+    { userId: 'alice', event: { type: 'message.new', email_id: 'a2', folder_id: 'junk' } },
+  ]);
+  t.same(heard, [
+    ['alice', 'a1'],
+    ['bob', 'b1'],
+    ['alice', 'a2'],
+  ]);
+  t.same(observed, ['alice:a1', 'bob:b1', 'alice:a2']);
+  const alice = await p.poll('alice', 0, { waitMs: 0, limit: 10 });
+  t.same(
+    alice.map((r) => [r.event.email_id, r.event.folder_id]),
+    [
+      ['a1', 'inbox'],
+      ['a2', 'junk'],
+    ],
+  );
+  const [bob] = await p.poll('bob', 0, { waitMs: 0, limit: 10 });
+  t.ok(
+    (alice[0]?.seq ?? 0) < (bob?.seq ?? 0) && (bob?.seq ?? 0) < (alice[1]?.seq ?? 0),
+    'seq in the order given',
+  );
+});
+
+t.test('publishAll is all or none: one event refused, none of the batch is kept or told', async (t) => {
+  const db = openSqlite(':memory:');
+  t.teardown(() => db.close());
+  const p = new SqlitePush(db);
+  db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON push_events
+    WHEN json_extract(NEW.event, '$.email_id') = 'bad' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+  const heard: string[] = [];
+  t.teardown(p.subscribe('alice', (r) => heard.push(r.event.email_id)));
+  // A write beside it in the same group commit is kept.
+  const beside = p.publish('alice', { type: 'message.new', email_id: 'beside' });
+  await t.rejects(
+    p.publishAll([
+      { userId: 'alice', event: { type: 'message.new', email_id: 'a1' } },
+      { userId: 'alice', event: { type: 'message.new', email_id: 'bad' } },
+    ]),
+    /refused/,
+  );
+  await beside;
+  t.same(heard, ['beside']);
+  t.same(
+    (await p.poll('alice', 0, { waitMs: 0, limit: 10 })).map((r) => r.event.email_id),
+    ['beside'],
+  );
+});
