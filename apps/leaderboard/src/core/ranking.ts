@@ -72,8 +72,7 @@ export class Ranking {
   /** Scores of players at or above the dense range (0 for the others); undefined until needed. */
   #high: Float64Array | undefined;
   #highCount = 0;
-  /** In the id table's value words: an update's probe brings a player's seq into the cache. */
-  readonly #seqs = new SeqColumn(this.#ids);
+  readonly #seqs = new SeqColumn();
   readonly #changed = new ChangedSet();
   /** Players not yet placed in the order (restored or new) and their scores; see #wait. */
   readonly #waiting = new WaitingScores();
@@ -163,7 +162,7 @@ export class Ranking {
       if (at < 0) this.#place(handle, this.#take(handle) + points, seq);
       else this.#waiting.addPoints(at, points);
     }
-    this.#seqs.set(handle, seq);
+    this.#seqs.set(handle, seq, growth);
     this.#changed.add(handle, growth);
     if (seq > this.#appliedSeq) this.#appliedSeq = seq;
     if (met && this.#renumberEvery > 0 && ++this.#metSinceRenumber === this.#renumberEvery) {
@@ -201,7 +200,7 @@ export class Ranking {
         this.#place(handle, entry.score, entry.seq);
       }
     }
-    this.#seqs.set(handle, entry.seq);
+    this.#seqs.set(handle, entry.seq, growth);
   }
 
   /** Marks the ranking as holding every win up to `seq` (after a restore). */

@@ -10,13 +10,10 @@ import { grown, mix32, resized } from './typed-arrays.ts';
  * Why not `Map<string, number>`: V8 caps a Map at 2^24 entries (16.7 M) while a month of the spec
  * holds 25 M players, and 25 M heap strings would make every full GC mark 25 M objects.
  *
- * Each slot owns four 32-bit words: three of key and one value word for the owner (`valueOf`,
- * `setValue`; the ranking keeps each player's seq there, which an update reads and writes: in the
- * slot its probe has just brought into the cache, where a column of its own cost a second cache
- * miss). A 24-character lowercase hex id (the common shape of such ids, a MongoDB ObjectId for
- * one) is stored in the key words as its 96 bits, so it costs 12 bytes; any other id
- * ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold the
- * offset and length (never 0). Three zero key words mark an empty slot, so the all-zero hex id is
+ * Each slot owns three 32-bit words. A 24-character lowercase hex id (the common shape of such
+ * ids, a MongoDB ObjectId for one) is stored in them as its 96 bits, so it costs 12 bytes; any
+ * other id ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold
+ * the offset and length (never 0). Three zero words mark an empty slot, so the all-zero hex id is
  * kept as bytes. No hash or tag is stored: a probe compares the key words, which linear probing
  * keeps in the few cache lines it reads anyway; a rehash recomputes the hash from the key.
  */
@@ -26,7 +23,7 @@ const MAX_LOAD = 0.85;
 /**
  * The load a table sized for a known count (`reserve`, `trim`) starts at: room for 1 % more. Every
  * per-player byte of the table and of the columns keyed by slot costs 1 / load, so at 25 M hex
- * players the ranking holds (16 + 2 + 0.25) / load + 4 bytes a player: 25.7 at this load.
+ * players the ranking holds (12 + 4 + 2 + 0.25) / load + 4 bytes a player: 25.7 at this load.
  */
 const SIZED_LOAD = 0.84;
 /**
@@ -37,15 +34,13 @@ export const TABLE_GROWTH = 1.1;
 const MAX_ARENA_BYTES = 0xffff_ffff;
 const HEX_LENGTH = 24;
 const FIRST_CAPACITY = 2048;
-/** Three words of key and the owner's value word: 16 bytes, so a slot never straddles two cache lines. */
-const WORDS_PER_SLOT = 4;
 
 /** Called after a rehash: the id in old slot s is now in `map[s]` (-1 for an empty slot). */
 export type OnMove = (map: Int32Array, capacity: number) => void;
 
 export class UserIdTable {
   /** Three words per slot: the packed hex id, or [arena offset, length, 0]; all 0 when empty. */
-  #keys = new Uint32Array(WORDS_PER_SLOT * FIRST_CAPACITY);
+  #keys = new Uint32Array(3 * FIRST_CAPACITY);
   /** One bit per slot: set when the id is packed hex. */
   #hex = new Uint32Array(FIRST_CAPACITY >>> 5);
   #bytes = new Uint8Array(1024);
@@ -131,7 +126,7 @@ export class UserIdTable {
 
   idOf(handle: number): string {
     const keys = this.#keys;
-    const k = WORDS_PER_SLOT * handle;
+    const k = 3 * handle;
     if (this.#isHexSlot(handle)) return hexOf(keys[k]!) + hexOf(keys[k + 1]!) + hexOf(keys[k + 2]!);
     // A view read as latin1, not String.fromCharCode(...bytes): spreading the bytes as arguments
     // cost a microsecond an id, which a checkpoint pays for every player it saves.
@@ -139,18 +134,9 @@ export class UserIdTable {
     return Buffer.from(bytes.buffer, bytes.byteOffset + keys[k]!, keys[k + 1]).toString('latin1');
   }
 
-  /** The owner's 32-bit word of `handle`'s slot (0 until set); a growth moves it with the id. */
-  valueOf(handle: number): number {
-    return this.#keys[WORDS_PER_SLOT * handle + 3]!;
-  }
-
-  setValue(handle: number, value: number): void {
-    this.#keys[WORDS_PER_SLOT * handle + 3] = value;
-  }
-
   #isEmpty(slot: number): boolean {
     const keys = this.#keys;
-    const k = WORDS_PER_SLOT * slot;
+    const k = 3 * slot;
     return (keys[k]! | keys[k + 1]! | keys[k + 2]!) === 0;
   }
 
@@ -165,7 +151,7 @@ export class UserIdTable {
       const w1 = this.#w1;
       const w2 = this.#w2;
       for (; ; slot = slot + 1 === capacity ? 0 : slot + 1) {
-        const k = WORDS_PER_SLOT * slot;
+        const k = 3 * slot;
         const a = keys[k]!;
         const b = keys[k + 1]!;
         const c = keys[k + 2]!;
@@ -202,7 +188,7 @@ export class UserIdTable {
   /** Whether `slot` holds `id`, a key that is not packed hex. */
   #equalsBytes(slot: number, id: string): boolean {
     const keys = this.#keys;
-    const k = WORDS_PER_SLOT * slot;
+    const k = 3 * slot;
     if (this.#isHexSlot(slot) || keys[k + 1] !== id.length) return false;
     const start = keys[k]!;
     for (let i = 0; i < id.length; i++) if (this.#bytes[start + i] !== id.charCodeAt(i)) return false;
@@ -215,7 +201,7 @@ export class UserIdTable {
       throw new RangeError(`user id length ${id.length} is outside 1..255`);
     if (this.#count >= MAX_PLAYERS)
       throw new RangeError(`a ranking holds at most ${MAX_PLAYERS} players: partition it`);
-    const k = WORDS_PER_SLOT * slot;
+    const k = 3 * slot;
     if (this.#isHex) {
       this.#keys[k] = this.#w0;
       this.#keys[k + 1] = this.#w1;
@@ -236,7 +222,7 @@ export class UserIdTable {
 
   #hashOf(slot: number): number {
     const keys = this.#keys;
-    const k = WORDS_PER_SLOT * slot;
+    const k = 3 * slot;
     if (this.#isHexSlot(slot)) return hashWords(keys[k]!, keys[k + 1]!, keys[k + 2]!);
     let h = 0x811c9dc5;
     const start = keys[k]!;
@@ -257,17 +243,15 @@ export class UserIdTable {
     const old = this.#capacity;
     const from = this.#keys;
     const fromHex = this.#hex;
-    const keys = new Uint32Array(WORDS_PER_SLOT * capacity);
+    const keys = new Uint32Array(3 * capacity);
     const hex = new Uint32Array((capacity + 31) >>> 5);
     const map = new Int32Array(old).fill(-1);
     const move = (slot: number, hash: number): void => {
       const to = insert(keys, capacity, hash);
-      const k = WORDS_PER_SLOT * slot;
-      const t = WORDS_PER_SLOT * to;
-      keys[t] = from[k]!;
-      keys[t + 1] = from[k + 1]!;
-      keys[t + 2] = from[k + 2]!;
-      keys[t + 3] = from[k + 3]!;
+      const k = 3 * slot;
+      keys[3 * to] = from[k]!;
+      keys[3 * to + 1] = from[k + 1]!;
+      keys[3 * to + 2] = from[k + 2]!;
       if ((fromHex[slot >>> 5]! & (1 << (slot & 31))) !== 0) hex[to >>> 5]! |= 1 << (to & 31);
       map[slot] = to;
     };
@@ -315,11 +299,7 @@ const REHASH_BUCKETS = 1 << (32 - REHASH_SHIFT);
 /** The first empty slot of `keys` (three words a slot) from `hash`'s home: no key is compared, it is new. */
 function insert(keys: Uint32Array, capacity: number, hash: number): number {
   let slot = home(hash, capacity);
-  for (
-    let k = WORDS_PER_SLOT * slot;
-    (keys[k]! | keys[k + 1]! | keys[k + 2]!) !== 0;
-    k = WORDS_PER_SLOT * slot
-  )
+  while ((keys[3 * slot]! | keys[3 * slot + 1]! | keys[3 * slot + 2]!) !== 0)
     slot = slot + 1 === capacity ? 0 : slot + 1;
   return slot;
 }
