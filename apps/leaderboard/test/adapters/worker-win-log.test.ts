@@ -97,7 +97,7 @@ t.test('wins reach the writer thread whole: text of any script, match ids or non
 t.test('kill -9 of the process loses no append that had resolved', async (t) => {
   const file = join(tempDir(t, 'tessera-worker-log-'), 'wins.db');
   const fixture = fileURLToPath(new URL('../fixtures/append-forever.ts', import.meta.url));
-  const child = spawn(process.execPath, [...process.execArgv, fixture, file], {
+  const child = spawn(process.execPath, [...process.execArgv, fixture, file, 'worker'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const acked: string[] = [];
