@@ -21,6 +21,11 @@ export interface GroupCommitOptions<Item, Result> {
   readonly commit: (items: readonly Item[]) => readonly Result[];
   /** False: no fdatasync, a commit survives a process crash but not a power loss (default true). */
   readonly durable?: boolean;
+  /**
+   * While a sync runs, hold a group's commit up to this long (µs, from its first item), so that
+   * the next group grows; never past the sync's end. 0 (default): commit at once.
+   */
+  readonly holdMicros?: number;
   /** Tests: the sync (default `fs.fdatasync`). */
   readonly sync?: SyncFile;
 }
@@ -38,6 +43,9 @@ export class SqliteGroupCommit<Item, Result> {
   readonly #commit: (items: readonly Item[]) => readonly Result[];
   readonly #durable: boolean;
   readonly #sync: SyncFile;
+  readonly #holdNs: bigint;
+  /** When the oldest queued item came (hrtime, ns). */
+  #queuedSince = 0n;
   /** The live WAL: SQLite never unlinks it while `db` is open (see the docs). */
   readonly #wal: number;
   #queued: Array<Queued<Item, Result>> = [];
@@ -66,6 +74,7 @@ export class SqliteGroupCommit<Item, Result> {
     this.#commit = options.commit;
     this.#durable = options.durable ?? true;
     this.#sync = options.sync ?? fdatasync;
+    this.#holdNs = BigInt(Math.round((options.holdMicros ?? 0) * 1000));
     if (this.#durable) {
       // Whatever an earlier process committed and never synced becomes durable before anything is
       // read from it, and the WAL's directory entry too (SQLite's own directory sync comes at a
@@ -90,6 +99,7 @@ export class SqliteGroupCommit<Item, Result> {
     if (this.#failed !== undefined) return Promise.reject(this.#failed);
     if (this.#closed) return Promise.reject(new Error('group commit is closed'));
     return new Promise((resolve, reject) => {
+      if (this.#queued.length === 0 && this.#holdNs > 0n) this.#queuedSince = process.hrtime.bigint();
       this.#queued.push({ item, resolve, reject });
       if (!this.#scheduled) {
         // Not at once: the submits of this turn of the event loop go together.
@@ -111,6 +121,8 @@ export class SqliteGroupCommit<Item, Result> {
 
   #flush(): void {
     this.#scheduled = false;
+    // Held: the next submit's turn looks again, and the sync's end commits it.
+    if (this.#held()) return;
     const group = this.#queued;
     this.#queued = [];
     if (this.#failed !== undefined) {
@@ -132,6 +144,11 @@ export class SqliteGroupCommit<Item, Result> {
     this.#startSync();
   }
 
+  #held(): boolean {
+    if (this.#holdNs === 0n || !this.#syncing || this.#failed !== undefined) return false;
+    return process.hrtime.bigint() - this.#queuedSince < this.#holdNs;
+  }
+
   /** One sync at a time; it covers every transaction committed before it began. */
   #startSync(): void {
     if (this.#syncing || this.#unsynced.length === 0) return this.#settled();
@@ -142,7 +159,8 @@ export class SqliteGroupCommit<Item, Result> {
       this.#syncing = false;
       if (error !== null) return this.#fail(error, covered);
       for (const [waiting, result] of covered) waiting.resolve(result);
-      this.#startSync();
+      if (this.#queued.length > 0 && !this.#scheduled) this.#flush();
+      else this.#startSync();
     });
   }
 
@@ -157,6 +175,8 @@ export class SqliteGroupCommit<Item, Result> {
     });
     for (const [waiting] of [...covered, ...this.#unsynced]) waiting.reject(this.#failed);
     this.#unsynced = [];
+    // Held ones too (none when nothing is held: they wait for their turn's flush).
+    if (!this.#scheduled) for (const queued of this.#queued.splice(0)) queued.reject(this.#failed);
     this.#settled();
   }
 

@@ -13,7 +13,7 @@ function tempFile(t: Test): string {
 }
 
 /** A table of texts; each group is one INSERT per item in one transaction, answering the rowids. */
-function open(t: Test, file: string, sync?: SyncFile) {
+function open(t: Test, file: string, sync?: SyncFile, holdMicros?: number) {
   const db = openSqlite(file);
   db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
   const insert = db.prepare('INSERT INTO t (text) VALUES (?) RETURNING id');
@@ -22,6 +22,7 @@ function open(t: Test, file: string, sync?: SyncFile) {
     db,
     file,
     sync,
+    holdMicros,
     commit(texts) {
       groups.push(texts.length);
       db.exec('BEGIN IMMEDIATE');
@@ -82,6 +83,29 @@ t.test('a turn is one group; an item resolves only after a sync that began after
   syncs[1]!.done();
   await Promise.all(second);
   t.same(resolved, [1, 2, 3, 4, 5]);
+});
+
+t.test('holdMicros: while a sync runs, the next turns wait and commit as one group at its end', async (t) => {
+  const syncs: Array<() => void> = [];
+  const sync: SyncFile = (fd, done) => {
+    syncs.push(() => fdatasync(fd, done));
+  };
+  // A hold far longer than the test: only the sync's end lets the held group go.
+  const { commits, groups } = open(t, tempFile(t), sync, 60_000_000);
+  const first = commits.submit('a');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(groups, [1], 'nothing to wait for: committed at once');
+  const held = [commits.submit('b'), commits.submit('c')];
+  await new Promise((resolve) => setImmediate(resolve));
+  const more = commits.submit('d');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(groups, [1], 'held while the sync runs');
+  syncs[0]!();
+  t.equal(await first, 1);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.same(groups, [1, 3], 'the turns held, in one group');
+  syncs[1]!();
+  t.same(await Promise.all([...held, more]), [2, 3, 4]);
 });
 
 t.test('a failed fdatasync rejects every commit it should have covered, and every one after', async (t) => {

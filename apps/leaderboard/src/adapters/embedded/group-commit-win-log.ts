@@ -26,6 +26,8 @@ export interface GroupCommitWinLogOptions {
   readonly walCheckpointMs?: number;
   /** When a group first copies back the WAL (default: the checkpointer's rule; tests may force it). */
   readonly walRestarts?: WalRestarts;
+  /** While a sync runs, hold a group's commit up to this long, µs (see SqliteGroupCommit). */
+  readonly holdMicros?: number;
   /** Tests: the WAL's sync (default `fs.fdatasync`). */
   readonly sync?: SyncFile;
 }
@@ -63,6 +65,7 @@ export class GroupCommitWinLog implements WinLog {
       file: options.file,
       durable: options.synchronous === 'full',
       sync: options.sync,
+      holdMicros: options.holdMicros,
       commit: (wins) => {
         if (restarts.takeRestart()) copyBack();
         return this.#writer.write(wins).results;
