@@ -35,7 +35,13 @@ export function openEmbeddedAdapters(options: EmbeddedOptions): LeaderboardPorts
     return db;
   };
   // The group commit on the event loop, its fdatasync on libuv's pool: see docs/leaderboard.md.
-  const winLog = new GroupCommitWinLog({ file: join(dir, 'wins.db'), synchronous, reader: open('wins.db') });
+  const winLog = new GroupCommitWinLog({
+    file: join(dir, 'wins.db'),
+    synchronous,
+    reader: open('wins.db'),
+    // Fewer, larger groups under load (session 21's A/B, docs/benchmarks.md); never past a sync.
+    holdMicros: 200,
+  });
   const archive = new SqliteArchiveStore(open('history.db'));
   const profiles = new CachedProfileStore(
     new SqliteProfileStore(open('profiles.db')),
