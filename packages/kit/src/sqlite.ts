@@ -117,3 +117,5 @@ export {
   type WalCopyBackFailures,
   type WalRestarts,
 } from './sqlite-wal-checkpointer.ts';
+
+export { SqliteGroupCommit, type GroupCommitOptions, type SyncFile } from './sqlite-group-commit.ts';

@@ -1,4 +1,4 @@
-// The embedded adapters' win log asks its own WalCheckpointer when to copy back (WorkerWinLog's
+// The embedded adapters' win log asks its own WalCheckpointer when to copy back (GroupCommitWinLog's
 // default walRestarts; review W2): without that the writer is never asked, and under steady wins
 // the WAL grows without end. The race the rule answers is set up by hand on a connection of the
 // test's: a write begun before a checkpoint round copies the WAL whole, committed after it, leaves
@@ -9,7 +9,7 @@ import { createLogger, openSqlite, platformSettings, readConfig } from '@tessera
 import { tempDir, walRestarts } from '@tessera/testkit';
 import t from 'tap';
 import { selectAdapters } from '../../src/adapters/select.ts';
-import { WorkerWinLog } from '../../src/adapters/embedded/worker-win-log.ts';
+import { GroupCommitWinLog } from '../../src/adapters/embedded/group-commit-win-log.ts';
 import { leaderboardSettings } from '../../src/config.ts';
 
 /** What the checkpointer asks for: a WAL longer than its 1,024 frames (4 KiB pages). */
@@ -25,7 +25,7 @@ t.test("the win log copies back when the embedded adapters' checkpointer asks", 
   );
   t.teardown(() => ports.close());
   const winLog = ports.winLog;
-  if (!(winLog instanceof WorkerWinLog)) throw new Error('the embedded win log is a WorkerWinLog');
+  if (!(winLog instanceof GroupCommitWinLog)) throw new Error('the embedded win log is a GroupCommitWinLog');
   const file = join(dir, 'leaderboard', 'wins.db');
   const other = openSqlite(file, { synchronous: 'normal' });
   other.exec('PRAGMA wal_autocheckpoint = 0');

@@ -8,6 +8,7 @@ import { CachedProfileStore } from '../../src/adapters/cache/cached-profile-stor
 import { MemoryRankingStore } from '../../src/adapters/embedded/memory-ranking-store.ts';
 import { SqliteArchiveStore } from '../../src/adapters/embedded/sqlite-archive-store.ts';
 import { SqliteProfileStore } from '../../src/adapters/embedded/sqlite-profile-store.ts';
+import { GroupCommitWinLog } from '../../src/adapters/embedded/group-commit-win-log.ts';
 import { WorkerWinLog } from '../../src/adapters/embedded/worker-win-log.ts';
 import { archiveStoreSuite } from './archive-store.suite.ts';
 import { profileStoreSuite } from './profile-store.suite.ts';
@@ -25,6 +26,19 @@ t.test('WinLog: WorkerWinLog', async (t) => {
     const file = join(tempDir(t, 'tessera-ports-'), 'wins.db');
     const reader = openSqlite(file);
     const log = new WorkerWinLog({ file, synchronous: 'full', reader });
+    t.teardown(async () => {
+      await log.close();
+      reader.close();
+    });
+    return log;
+  });
+});
+
+t.test('WinLog: GroupCommitWinLog', async (t) => {
+  winLogSuite(t, async (t) => {
+    const file = join(tempDir(t, 'tessera-ports-'), 'wins.db');
+    const reader = openSqlite(file);
+    const log = new GroupCommitWinLog({ file, synchronous: 'full', reader });
     t.teardown(async () => {
       await log.close();
       reader.close();

@@ -8,7 +8,7 @@ import { CheckpointedRankingStore } from './checkpointed-ranking-store.ts';
 import { SqliteArchiveStore } from './sqlite-archive-store.ts';
 import { SqliteProfileStore } from './sqlite-profile-store.ts';
 import { SqliteRankingCheckpoints } from './sqlite-ranking-checkpoints.ts';
-import { WorkerWinLog } from './worker-win-log.ts';
+import { GroupCommitWinLog } from './group-commit-win-log.ts';
 
 export interface EmbeddedOptions {
   readonly dataDir: string;
@@ -34,8 +34,14 @@ export function openEmbeddedAdapters(options: EmbeddedOptions): LeaderboardPorts
     databases.push(db);
     return db;
   };
-  // The group commit (and its fsync) on a worker thread: the event loop keeps answering meanwhile.
-  const winLog = new WorkerWinLog({ file: join(dir, 'wins.db'), synchronous, reader: open('wins.db') });
+  // The group commit on the event loop, its fdatasync on libuv's pool: see docs/leaderboard.md.
+  const winLog = new GroupCommitWinLog({
+    file: join(dir, 'wins.db'),
+    synchronous,
+    reader: open('wins.db'),
+    // Fewer, larger groups under load (session 21's A/B, docs/benchmarks.md); never past a sync.
+    holdMicros: 200,
+  });
   const archive = new SqliteArchiveStore(open('history.db'));
   const profiles = new CachedProfileStore(
     new SqliteProfileStore(open('profiles.db')),

@@ -1,0 +1,188 @@
+/**
+ * A group commit on the event loop for one SQLite writer connection in WAL mode: the items
+ * submitted in one turn commit in one transaction (no fsync: `synchronous = NORMAL`), then one
+ * `fdatasync` of the WAL file on libuv's thread pool makes them durable, and only then do their
+ * promises resolve. While a sync runs, the next turns' transactions commit and wait for the next
+ * sync together: the slower the disk, the larger the groups. The durability argument (checkpoints,
+ * WAL restarts, which file is synced) is written down in docs/leaderboard.md, "Durability".
+ */
+import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+
+/** `fs.fdatasync`'s shape, so that a test can make it fail. */
+export type SyncFile = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void;
+
+export interface GroupCommitOptions<Item, Result> {
+  /** The one writer connection to `file` (WAL mode); it must outlive the group commit. */
+  readonly db: DatabaseSync;
+  readonly file: string;
+  /** Commits a group in one transaction, synchronously; throws having rolled it back. */
+  readonly commit: (items: readonly Item[]) => readonly Result[];
+  /** False: no fdatasync, a commit survives a process crash but not a power loss (default true). */
+  readonly durable?: boolean;
+  /**
+   * While a sync runs, hold a group's commit up to this long (µs, from its first item), so that
+   * the next group grows; never past the sync's end. 0 (default): commit at once.
+   */
+  readonly holdMicros?: number;
+  /** Tests: the sync (default `fs.fdatasync`). */
+  readonly sync?: SyncFile;
+}
+
+interface Waiting<Result> {
+  readonly resolve: (result: Result) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Queued<Item, Result> extends Waiting<Result> {
+  readonly item: Item;
+}
+
+export class SqliteGroupCommit<Item, Result> {
+  readonly #commit: (items: readonly Item[]) => readonly Result[];
+  readonly #durable: boolean;
+  readonly #sync: SyncFile;
+  readonly #holdNs: bigint;
+  /** When the oldest queued item came (hrtime, ns). */
+  #queuedSince = 0n;
+  /** The live WAL: SQLite never unlinks it while `db` is open (see the docs). */
+  readonly #wal: number;
+  #queued: Array<Queued<Item, Result>> = [];
+  #scheduled = false;
+  /** Committed, waiting for the next sync. */
+  #unsynced: Array<[Waiting<Result>, Result]> = [];
+  #syncing = false;
+  #closed = false;
+  #failed: Error | undefined;
+  readonly #idle: Array<() => void> = [];
+
+  constructor(options: GroupCommitOptions<Item, Result>) {
+    const { db, file } = options;
+    const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
+    if (mode.journal_mode !== 'wal') throw new Error(`${file}: a group commit needs WAL mode`);
+    // NORMAL, not OFF: commits still do not sync, but a checkpoint on this connection syncs the WAL
+    // before and the file after copying, and a WAL restart syncs its new header.
+    db.exec('PRAGMA synchronous = NORMAL');
+    // Copy-backs are the checkpointer's (its own connection), never inside a commit.
+    db.exec('PRAGMA wal_autocheckpoint = 0');
+    // A write transaction opens (creates) the WAL if it is not yet there.
+    db.exec('BEGIN IMMEDIATE; COMMIT');
+    const walFile = `${file}-wal`;
+    if (!existsSync(walFile)) throw new Error(`${walFile}: no WAL to sync`);
+    this.#wal = openSync(walFile, 'r');
+    this.#commit = options.commit;
+    this.#durable = options.durable ?? true;
+    this.#sync = options.sync ?? fdatasync;
+    this.#holdNs = BigInt(Math.round((options.holdMicros ?? 0) * 1000));
+    if (this.#durable) {
+      // Whatever an earlier process committed and never synced becomes durable before anything is
+      // read from it, and the WAL's directory entry too (SQLite's own directory sync comes at a
+      // checkpoint's first WAL sync only).
+      fsyncSync(this.#wal);
+      const dir = openSync(dirname(walFile), 'r');
+      try {
+        fsyncSync(dir);
+      } finally {
+        closeSync(dir);
+      }
+    }
+  }
+
+  /** The WAL's inode, as opened (tests: it must stay the live file's). */
+  get walInode(): number {
+    return fstatSync(this.#wal).ino;
+  }
+
+  /** Resolves once the item's transaction committed and the WAL was synced after it. */
+  submit(item: Item): Promise<Result> {
+    if (this.#failed !== undefined) return Promise.reject(this.#failed);
+    if (this.#closed) return Promise.reject(new Error('group commit is closed'));
+    return new Promise((resolve, reject) => {
+      if (this.#queued.length === 0 && this.#holdNs > 0n) this.#queuedSince = process.hrtime.bigint();
+      this.#queued.push({ item, resolve, reject });
+      if (!this.#scheduled) {
+        // Not at once: the submits of this turn of the event loop go together.
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  /** Stops taking items and waits for those submitted to commit and sync (or fail). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#scheduled || this.#syncing || this.#unsynced.length > 0) {
+      await new Promise<void>((resolve) => this.#idle.push(resolve));
+    }
+    closeSync(this.#wal);
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    // Held: the next submit's turn looks again, and the sync's end commits it.
+    if (this.#held()) return;
+    const group = this.#queued;
+    this.#queued = [];
+    if (this.#failed !== undefined) {
+      for (const queued of group) queued.reject(this.#failed);
+      return this.#settled();
+    }
+    let results: readonly Result[];
+    try {
+      results = this.#commit(group.map((queued) => queued.item));
+    } catch (error) {
+      for (const queued of group) queued.reject(error);
+      return this.#settled();
+    }
+    if (!this.#durable) {
+      group.forEach((queued, i) => queued.resolve(results[i]!));
+      return this.#settled();
+    }
+    group.forEach((queued, i) => this.#unsynced.push([queued, results[i]!]));
+    this.#startSync();
+  }
+
+  #held(): boolean {
+    if (this.#holdNs === 0n || !this.#syncing || this.#failed !== undefined) return false;
+    return process.hrtime.bigint() - this.#queuedSince < this.#holdNs;
+  }
+
+  /** One sync at a time; it covers every transaction committed before it began. */
+  #startSync(): void {
+    if (this.#syncing || this.#unsynced.length === 0) return this.#settled();
+    this.#syncing = true;
+    const covered = this.#unsynced;
+    this.#unsynced = [];
+    this.#sync(this.#wal, (error) => {
+      this.#syncing = false;
+      if (error !== null) return this.#fail(error, covered);
+      for (const [waiting, result] of covered) waiting.resolve(result);
+      if (this.#queued.length > 0 && !this.#scheduled) this.#flush();
+      else this.#startSync();
+    });
+  }
+
+  /**
+   * A failed fdatasync leaves unknown what reached the disk, and a later one may succeed without
+   * writing the pages this one lost: every commit not yet synced is refused, and so is every
+   * item after, until the process opens the file again.
+   */
+  #fail(error: NodeJS.ErrnoException, covered: Array<[Waiting<Result>, Result]>): void {
+    this.#failed = new Error(`fdatasync of the WAL failed; no more commits: ${error.message}`, {
+      cause: error,
+    });
+    for (const [waiting] of [...covered, ...this.#unsynced]) waiting.reject(this.#failed);
+    this.#unsynced = [];
+    // Held ones too (none when nothing is held: they wait for their turn's flush).
+    if (!this.#scheduled) for (const queued of this.#queued.splice(0)) queued.reject(this.#failed);
+    this.#settled();
+  }
+
+  /** Wakes close() once nothing is queued, committing or syncing. */
+  #settled(): void {
+    if (this.#scheduled || this.#syncing || this.#unsynced.length > 0 || this.#queued.length > 0) return;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+}
