@@ -87,6 +87,8 @@ export const leaderboardDescriptor: ServiceDescriptor<typeof leaderboardSettings
       const degraded = await instance.ports.degraded?.();
       return degraded === undefined ? true : { degraded };
     },
+    // Not ready once the win log refuses every append (a failed sync): only a restart reopens it.
+    winLog: () => instance.ports.winLog.refusing?.() === undefined,
   }),
   metrics: registerLeaderboardMetrics,
   // The page at /leaderboard/ (apps/leaderboard/web), served where the API is.

@@ -38,6 +38,11 @@ export interface WinLog {
    * for a replay to size its ranking once; absent where the log keeps no such count.
    */
   players?(period: Period): Promise<number>;
+  /**
+   * Why the log refuses every append until the process restarts (its file could not be synced:
+   * what reached the disk is unknown), if it does; absent where a log never gets into that state.
+   */
+  refusing?(): string | undefined;
   close(): Promise<void>;
 }
 

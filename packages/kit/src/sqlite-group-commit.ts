@@ -89,6 +89,11 @@ export class SqliteGroupCommit<Item, Result> {
     }
   }
 
+  /** Why every commit is refused from now on (a failed fdatasync), if it is: readiness shows it. */
+  get failure(): Error | undefined {
+    return this.#failed;
+  }
+
   /** The WAL's inode, as opened (tests: it must stay the live file's). */
   get walInode(): number {
     return fstatSync(this.#wal).ino;

@@ -24,6 +24,7 @@ t.test('a failed fdatasync rejects the appends waiting for it, and the log takes
     reader.close();
   });
   t.equal((await log.append(win('p1'))).win.seq, 1);
+  t.equal(log.refusing(), undefined, 'takes appends while its syncs succeed');
   fail = true;
   const results = await Promise.allSettled([log.append(win('p2')), log.append(win('p3'))]);
   t.same(
@@ -32,4 +33,5 @@ t.test('a failed fdatasync rejects the appends waiting for it, and the log takes
   );
   fail = false;
   await t.rejects(log.append(win('p4')), /fdatasync of the WAL failed/);
+  t.match(log.refusing(), /fdatasync of the WAL failed; no more commits: EIO/, 'says why, for readiness');
 });

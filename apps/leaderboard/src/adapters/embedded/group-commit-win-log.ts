@@ -100,6 +100,10 @@ export class GroupCommitWinLog implements WinLog {
     return Promise.resolve(this.#reads.players(period));
   }
 
+  refusing(): string | undefined {
+    return this.#commits.failure?.message;
+  }
+
   /** Stops taking appends, waits for the submitted ones to commit and sync, then closes. */
   async close(): Promise<void> {
     if (this.#closed) return;
