@@ -21,6 +21,7 @@ import type { AccountState, Retiring } from './order-manager.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
 import type { RetiredDigest } from './retired-digest.ts';
+import { exposureIn, holdingOf } from './holding.ts';
 import { recordFill } from './risk.ts';
 import type { TradeTape } from './trade-tape.ts';
 import type { SessionClock } from './trading-hours.ts';
@@ -129,13 +130,14 @@ function fill(
 ): void {
   const order = target.orders.get(orderId)!;
   const account = target.accounts.get(order.account)!;
+  const holding = holdingOf(account, order.symbol);
   order.filledQuantity += quantity;
   order.remainingQuantity -= quantity;
   if (order.side === 'buy') {
-    wallet.settleBuy(account.balances, order.symbol, order.price, price, quantity);
+    wallet.settleBuy(account.balances, holding, order.price, price, quantity);
     target.tapes.get(order.symbol)!.record(batch.at, price, quantity);
-  } else wallet.settleSell(account.balances, order.symbol, price, quantity);
-  recordFill(account.exposure.get(order.symbol)!, target.clock.at(batch.at).day, quantity);
+  } else wallet.settleSell(account.balances, holding, price, quantity);
+  recordFill(exposureIn(account, holding), target.clock.at(batch.at).day, quantity);
   const execution: Execution = {
     id: target.nextExecutionId++,
     orderId,
@@ -165,8 +167,9 @@ function canceled(
   const account = target.accounts.get(order.account)!;
   order.status = 'canceled';
   finished(target, order);
-  wallet.release(account.balances, order.symbol, order.side, order.price, quantity);
-  account.exposure.get(order.symbol)!.open -= quantity;
+  const holding = holdingOf(account, order.symbol);
+  wallet.release(account.balances, holding, order.side, order.price, quantity);
+  exposureIn(account, holding).open -= quantity;
   if (batch.record)
     batch.events.push({
       v: 1,
@@ -209,8 +212,9 @@ function rejected(target: OutputTarget, code: number, orderId: number, expectedS
     !target.engines.get(order.symbol)!.book.has(orderId)
   ) {
     const account = target.accounts.get(order.account)!;
-    wallet.release(account.balances, order.symbol, order.side, order.price, order.quantity);
-    account.exposure.get(order.symbol)!.open -= order.quantity;
+    const holding = holdingOf(account, order.symbol);
+    wallet.release(account.balances, holding, order.side, order.price, order.quantity);
+    exposureIn(account, holding).open -= order.quantity;
     account.open.delete(orderId);
     target.orders.delete(orderId);
   }

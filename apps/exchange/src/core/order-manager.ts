@@ -6,7 +6,8 @@
  * state and returns events; applying the journal in order rebuilds the same state exactly.
  *
  * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders and their
- * client order ids. Per symbol: the matching engine and the trade tape. Executions, and orders
+ * client order ids; per account and symbol a holding (holding.ts) finds the position, exposure
+ * and self-trade bounds with one lookup. Per symbol: the matching engine and the trade tape. Executions, and orders
  * once filled or canceled, leave the state as they happen (the events carry them to the
  * journal's store, which the checks ask through `finished`), handed to `retiring` and folded
  * into `retired`, so the state digest still covers them.
@@ -29,9 +30,10 @@ import type {
   Side,
 } from './messages.ts';
 import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
-import { checkRisk, emptyExposure, type Exposure, type RiskLimits } from './risk.ts';
+import { exposureIn, holdingOf, knownExposure, type Holding } from './holding.ts';
+import { checkRisk, type Exposure, type RiskLimits } from './risk.ts';
 import { RetiredDigest } from './retired-digest.ts';
-import { CrossingBounds, type SelfTradeMode } from './self-trade.ts';
+import { boundOpened, mayCross, scanCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
 import { SessionClock, type TradingHours } from './trading-hours.ts';
@@ -54,8 +56,8 @@ export interface AccountState {
   killed: boolean;
   /** Today's client order ids (FIX ClOrdID) of open orders and the orders they placed. */
   readonly clientOrderIds: ClientOrderIds;
-  /** Derived from `open` (not snapshotted): spares self-trade prevention a scan. */
-  readonly bounds: CrossingBounds;
+  /** Derived (not snapshotted): per symbol, the position, exposure and self-trade bounds. */
+  readonly holdings: Map<string, Holding>;
 }
 
 /** The finished orders (not state: the journal's store keeps them), as the checks ask for them. */
@@ -161,10 +163,13 @@ export class OrderManager {
         code: 'EX_MARKET_CLOSED',
         detail: 'the market is closed: orders are taken during the trading session only',
       };
-    const risk = checkRisk(this.rules.limits, account?.exposure.get(symbol), session.day, price, quantity);
+    // A holding is derived state: making one here changes nothing a snapshot or digest sees.
+    const holding = account === undefined ? undefined : holdingOf(account, symbol);
+    const exposure = holding === undefined ? undefined : knownExposure(account!, holding);
+    const risk = checkRisk(this.rules.limits, exposure, session.day, price, quantity);
     if (risk !== undefined) return { code: risk, detail: riskDetail(risk, this.rules.limits) };
     if (this.rules.selfTrade === 'cancel-incoming' && account !== undefined) {
-      const crossing = this.#selfCrossing(account, symbol, side, price);
+      const crossing = this.#selfCrossing(account, holding!, side, price);
       if (crossing.length > 0) {
         return {
           code: 'EX_SELF_TRADE',
@@ -175,8 +180,8 @@ export class OrderManager {
     }
     const funds =
       account === undefined
-        ? wallet.canReserve(wallet.emptyBalances(), symbol, side, price, quantity)
-        : wallet.canReserve(account.balances, symbol, side, price, quantity);
+        ? wallet.canReserve(wallet.emptyBalances(), undefined, side, price, quantity)
+        : wallet.canReserve(account.balances, holding, side, price, quantity);
     if (funds === 'EX_INSUFFICIENT_FUNDS') {
       return {
         code: funds,
@@ -285,16 +290,16 @@ export class OrderManager {
         open: new Map(),
         killed: false,
         clientOrderIds: new ClientOrderIds(),
-        bounds: new CrossingBounds(),
+        holdings: new Map(),
       };
       this.accounts.set(id, account);
     }
     return account;
   }
 
-  #selfCrossing(account: AccountState, symbol: string, side: Side, price: number): number[] {
-    if (!account.bounds.mayCross(symbol, side, price)) return [];
-    return account.bounds.scan(symbol, side, price, account.open.values());
+  #selfCrossing(account: AccountState, holding: Holding, side: Side, price: number): number[] {
+    if (!mayCross(holding, side, price)) return [];
+    return scanCrossing(holding, holding.symbol, side, price, account.open.values());
   }
 
   #newOrder(command: NewOrder): Refusal | undefined {
@@ -310,9 +315,11 @@ export class OrderManager {
       };
     }
     const account = this.#accountOf(accountId);
+    const holding = holdingOf(account, symbol);
     this.nextOrderId = Math.max(this.nextOrderId, orderId + 1);
     if (this.rules.selfTrade === 'cancel-resting') {
-      for (const id of this.#selfCrossing(account, symbol, side, price)) this.#engineCancel(id, 'self-trade');
+      for (const id of this.#selfCrossing(account, holding, side, price))
+        this.#engineCancel(id, 'self-trade');
     }
     const { clientOrderId } = command;
     const fields = {
@@ -334,11 +341,9 @@ export class OrderManager {
     account.open.set(orderId, order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
-    account.bounds.opened(symbol, side, price);
-    wallet.reserve(account.balances, symbol, side, price, quantity);
-    let exposure = account.exposure.get(symbol);
-    if (exposure === undefined) account.exposure.set(symbol, (exposure = emptyExposure()));
-    exposure.open += quantity;
+    boundOpened(holding, side, price);
+    wallet.reserve(account.balances, holding, side, price, quantity);
+    exposureIn(account, holding).open += quantity;
     engine.out.clear();
     engine.submit(engine.nextSeq, MSG_NEW, orderId, sideCode(side), price, quantity);
     return readOutput(this, engine, 'request', this.#batch);

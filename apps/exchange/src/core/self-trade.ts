@@ -30,55 +30,54 @@ export interface OpenOrder extends Resting {
   readonly symbol: string;
 }
 
-interface Bound {
+/** Per account and symbol (a holding, holding.ts): bounds of its open orders' prices. */
+export interface Bound {
   /** Of the open sells' prices, a lower bound (Infinity: none); of the open buys', an upper one. */
   minSell: number;
   maxBuy: number;
 }
 
-/**
- * Per account and symbol: a lower bound of its open sells' prices and an upper bound of its open
+/*
+ * A lower bound of an account's open sells' prices in a symbol and an upper bound of its open
  * buys', so that the common case (the new order cannot reach any of the account's own orders)
  * costs one comparison instead of a scan of its open orders. Bounds only widen as orders come;
  * a scan (when the bound says a cross is possible) tightens them to the exact values again.
  */
-export class CrossingBounds {
-  /** One object per symbol: a lookup per order, not one per side and bound. */
-  readonly #bounds = new Map<string, Bound>();
 
-  /** An order of the account now open. */
-  opened(symbol: string, side: 'buy' | 'sell', price: number): void {
-    let bound = this.#bounds.get(symbol);
-    if (bound === undefined) this.#bounds.set(symbol, (bound = { minSell: Infinity, maxBuy: -Infinity }));
-    if (side === 'sell') {
-      if (price < bound.minSell) bound.minSell = price;
-    } else if (price > bound.maxBuy) bound.maxBuy = price;
-  }
+/** An order of the account in the bound's symbol now open. */
+export function boundOpened(bound: Bound, side: 'buy' | 'sell', price: number): void {
+  if (side === 'sell') {
+    if (price < bound.minSell) bound.minSell = price;
+  } else if (price > bound.maxBuy) bound.maxBuy = price;
+}
 
-  /** False when no open order of the account can meet an order on `side` at `price`. */
-  mayCross(symbol: string, side: 'buy' | 'sell', price: number): boolean {
-    const bound = this.#bounds.get(symbol);
-    if (bound === undefined) return false;
-    return side === 'buy' ? bound.minSell <= price : bound.maxBuy >= price;
-  }
+/** False when no open order of the account can meet an order on `side` at `price`. */
+export function mayCross(bound: Bound, side: 'buy' | 'sell', price: number): boolean {
+  return side === 'buy' ? bound.minSell <= price : bound.maxBuy >= price;
+}
 
-  /**
-   * The ids of the account's `open` orders in `symbol` that an order on `side` at `price` would
-   * meet, oldest first; on the way, in the same pass, the symbol's bounds
-   * become exact again.
-   */
-  scan(symbol: string, side: 'buy' | 'sell', price: number, open: Iterable<OpenOrder>): number[] {
-    let minSell = Infinity;
-    let maxBuy = -Infinity;
-    const ids: number[] = [];
-    for (const order of open) {
-      if (order.symbol !== symbol) continue;
-      if (order.side === 'sell') {
-        if (order.price < minSell) minSell = order.price;
-      } else if (order.price > maxBuy) maxBuy = order.price;
-      if (crosses(side, price, order)) ids.push(order.id);
-    }
-    this.#bounds.set(symbol, { minSell, maxBuy });
-    return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
+/**
+ * The ids of the account's `open` orders in `symbol` that an order on `side` at `price` would
+ * meet, oldest first; on the way, in the same pass, the symbol's bound becomes exact again.
+ */
+export function scanCrossing(
+  bound: Bound,
+  symbol: string,
+  side: 'buy' | 'sell',
+  price: number,
+  open: Iterable<OpenOrder>,
+): number[] {
+  let minSell = Infinity;
+  let maxBuy = -Infinity;
+  const ids: number[] = [];
+  for (const order of open) {
+    if (order.symbol !== symbol) continue;
+    if (order.side === 'sell') {
+      if (order.price < minSell) minSell = order.price;
+    } else if (order.price > maxBuy) maxBuy = order.price;
+    if (crosses(side, price, order)) ids.push(order.id);
   }
+  bound.minSell = minSell;
+  bound.maxBuy = maxBuy;
+  return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
 }

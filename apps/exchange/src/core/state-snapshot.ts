@@ -25,7 +25,8 @@ import {
 } from './order-manager.ts';
 import { RetiredDigest } from './retired-digest.ts';
 import type { Exposure } from './risk.ts';
-import { CrossingBounds } from './self-trade.ts';
+import { holdingOf } from './holding.ts';
+import { boundOpened } from './self-trade.ts';
 import { TradeTape } from './trade-tape.ts';
 import type { Position } from './wallet.ts';
 
@@ -125,9 +126,10 @@ export function restoreState(
         a.clientOrderIds === undefined
           ? new ClientOrderIds()
           : ClientOrderIds.restore(a.clientOrderIds[0], a.clientOrderIds[1]),
-      bounds: new CrossingBounds(),
+      holdings: new Map(),
     };
-    for (const order of account.open.values()) account.bounds.opened(order.symbol, order.side, order.price);
+    for (const order of account.open.values())
+      boundOpened(holdingOf(account, order.symbol), order.side, order.price);
     manager.accounts.set(a.id, account);
   }
   return manager;

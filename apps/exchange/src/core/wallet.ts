@@ -9,6 +9,8 @@
  * Invariant (tested): reserved cash = Σ price × remaining over open buys, reserved shares =
  * Σ remaining over open sells, and cash and shares are conserved across accounts by fills.
  */
+import type { Holding } from './holding.ts';
+
 export interface Balances {
   cash: number;
   cashReserved: number;
@@ -33,24 +35,35 @@ export function position(balances: Balances, symbol: string): Position {
   return p;
 }
 
+/** The holding's position, if any (a deposit may have made it since the holding was). */
+function knownPosition(balances: Balances, holding: Holding | undefined): Position | undefined {
+  if (holding === undefined) return undefined;
+  return (holding.position ??= balances.positions.get(holding.symbol));
+}
+
+/** The holding's position, made (in the balances too) when there is none. */
+function positionIn(balances: Balances, holding: Holding): Position {
+  return (holding.position ??= position(balances, holding.symbol));
+}
+
 export type WalletRefusal = 'EX_INSUFFICIENT_FUNDS' | 'EX_INSUFFICIENT_SHARES' | undefined;
 
 /** Whether the account can reserve for the order (checked before the order is sequenced). */
 export function canReserve(
   balances: Balances,
-  symbol: string,
+  holding: Holding | undefined,
   side: 'buy' | 'sell',
   price: number,
   quantity: number,
 ): WalletRefusal {
   if (side === 'buy') return price * quantity <= balances.cash ? undefined : 'EX_INSUFFICIENT_FUNDS';
-  const shares = balances.positions.get(symbol)?.shares ?? 0;
+  const shares = knownPosition(balances, holding)?.shares ?? 0;
   return quantity <= shares ? undefined : 'EX_INSUFFICIENT_SHARES';
 }
 
 export function reserve(
   balances: Balances,
-  symbol: string,
+  holding: Holding,
   side: 'buy' | 'sell',
   price: number,
   quantity: number,
@@ -59,7 +72,7 @@ export function reserve(
     balances.cash -= price * quantity;
     balances.cashReserved += price * quantity;
   } else {
-    const p = position(balances, symbol);
+    const p = positionIn(balances, holding);
     p.shares -= quantity;
     p.sharesReserved += quantity;
   }
@@ -68,30 +81,30 @@ export function reserve(
 /** Gives back what `reserve` set aside for `quantity` (a cancel, or the unfilled rest). */
 export function release(
   balances: Balances,
-  symbol: string,
+  holding: Holding,
   side: 'buy' | 'sell',
   price: number,
   quantity: number,
 ): void {
-  reserve(balances, symbol, side, price, -quantity);
+  reserve(balances, holding, side, price, -quantity);
 }
 
 /** The buyer's side of a fill of `quantity` at `tradePrice` for an order limited at `limit`. */
 export function settleBuy(
   balances: Balances,
-  symbol: string,
+  holding: Holding,
   limit: number,
   tradePrice: number,
   quantity: number,
 ): void {
   balances.cashReserved -= limit * quantity;
   balances.cash += (limit - tradePrice) * quantity;
-  position(balances, symbol).shares += quantity;
+  positionIn(balances, holding).shares += quantity;
 }
 
 /** The seller's side of a fill. */
-export function settleSell(balances: Balances, symbol: string, tradePrice: number, quantity: number): void {
-  position(balances, symbol).sharesReserved -= quantity;
+export function settleSell(balances: Balances, holding: Holding, tradePrice: number, quantity: number): void {
+  positionIn(balances, holding).sharesReserved -= quantity;
   balances.cash += tradePrice * quantity;
 }
 

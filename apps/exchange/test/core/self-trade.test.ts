@@ -1,5 +1,14 @@
 import t from 'tap';
-import { CrossingBounds, crosses, type Resting } from '../../src/core/self-trade.ts';
+import {
+  boundOpened,
+  crosses,
+  mayCross,
+  scanCrossing,
+  type Bound,
+  type Resting,
+} from '../../src/core/self-trade.ts';
+
+const noBound = (): Bound => ({ minSell: Infinity, maxBuy: -Infinity });
 
 /** The definition: the resting orders the incoming one would meet, oldest first. */
 const selfCrossing = (side: 'buy' | 'sell', price: number, resting: readonly Resting[]): number[] =>
@@ -20,23 +29,23 @@ t.test('crossing is by price against the other side', async (t) => {
     { id: 3, symbol: 'AAPL', side: 'sell' as const, price: 100 },
     { id: 5, symbol: 'AAPL', side: 'sell' as const, price: 101 },
   ];
-  t.same(new CrossingBounds().scan('AAPL', 'buy', 100, resting), [3, 7], 'oldest first');
+  t.same(scanCrossing(noBound(), 'AAPL', 'buy', 100, resting), [3, 7], 'oldest first');
 });
 
 t.test('bounds answer "cannot cross" without a scan, and never wrongly', async (t) => {
-  const bounds = new CrossingBounds();
-  t.notOk(bounds.mayCross('AAPL', 'buy', 1_000));
-  bounds.opened('AAPL', 'sell', 105);
-  bounds.opened('AAPL', 'buy', 95);
-  t.notOk(bounds.mayCross('AAPL', 'buy', 104));
-  t.ok(bounds.mayCross('AAPL', 'buy', 105));
-  t.ok(bounds.mayCross('AAPL', 'sell', 95));
-  t.notOk(bounds.mayCross('AAPL', 'sell', 96));
-  t.notOk(bounds.mayCross('MSFT', 'sell', 1));
+  const bound = noBound();
+  t.notOk(mayCross(bound, 'buy', 1_000));
+  t.notOk(mayCross(bound, 'sell', 1));
+  boundOpened(bound, 'sell', 105);
+  boundOpened(bound, 'buy', 95);
+  t.notOk(mayCross(bound, 'buy', 104));
+  t.ok(mayCross(bound, 'buy', 105));
+  t.ok(mayCross(bound, 'sell', 95));
+  t.notOk(mayCross(bound, 'sell', 96));
   // The 105 sell went: a scan of what is open tightens the bound.
-  t.same(bounds.scan('AAPL', 'buy', 105, [{ id: 2, symbol: 'AAPL', side: 'sell', price: 110 }]), []);
-  t.notOk(bounds.mayCross('AAPL', 'buy', 109));
-  t.notOk(bounds.mayCross('AAPL', 'sell', 1), 'no open buys left');
+  t.same(scanCrossing(bound, 'AAPL', 'buy', 105, [{ id: 2, symbol: 'AAPL', side: 'sell', price: 110 }]), []);
+  t.notOk(mayCross(bound, 'buy', 109));
+  t.notOk(mayCross(bound, 'sell', 1), 'no open buys left');
 });
 
 t.test(
@@ -49,8 +58,12 @@ t.test(
       { id: 5, symbol: 'AAPL', side: 'sell' as const, price: 101 },
       { id: 9, symbol: 'AAPL', side: 'buy' as const, price: 97 },
     ];
-    const bounds = new CrossingBounds();
-    for (const o of open) bounds.opened(o.symbol, o.side, o.price);
+    const bounds = new Map([
+      ['AAPL', noBound()],
+      ['MSFT', noBound()],
+    ]);
+    for (const o of open) boundOpened(bounds.get(o.symbol)!, o.side, o.price);
+    const bound = bounds.get('AAPL')!;
     const aapl = open.filter((o) => o.symbol === 'AAPL');
     for (const [side, price] of [
       ['buy', 100],
@@ -59,11 +72,15 @@ t.test(
       ['sell', 96],
       ['buy', 101],
     ] as const)
-      t.same(bounds.scan('AAPL', side, price, open), selfCrossing(side, price, aapl), `${side} at ${price}`);
-    t.notOk(bounds.mayCross('AAPL', 'buy', 97), 'the sells start at 98');
-    t.ok(bounds.mayCross('AAPL', 'buy', 98));
-    t.notOk(bounds.mayCross('AAPL', 'sell', 98), 'the buys end at 97');
-    t.ok(bounds.mayCross('AAPL', 'sell', 97));
-    t.ok(bounds.mayCross('MSFT', 'buy', 90), 'another symbol keeps its own');
+      t.same(
+        scanCrossing(bound, 'AAPL', side, price, open),
+        selfCrossing(side, price, aapl),
+        `${side} at ${price}`,
+      );
+    t.notOk(mayCross(bound, 'buy', 97), 'the sells start at 98');
+    t.ok(mayCross(bound, 'buy', 98));
+    t.notOk(mayCross(bound, 'sell', 98), 'the buys end at 97');
+    t.ok(mayCross(bound, 'sell', 97));
+    t.ok(mayCross(bounds.get('MSFT')!, 'buy', 90), 'another symbol keeps its own');
   },
 );
