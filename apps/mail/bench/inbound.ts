@@ -98,7 +98,7 @@ const sinkMs = await load(sinkPort);
 sink.kill('SIGTERM');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-mail-bench-'));
-const ports = openEmbeddedMail({ dataDir, synchronous: 'normal' });
+const ports = openEmbeddedMail({ dataDir, synchronous: 'normal', walCheckpoints: 'own' });
 const mail = await startMail({
   config: readMailConfig({
     SMTP_PORT: '0',
@@ -110,7 +110,9 @@ const mail = await startMail({
   verifySender: () => Promise.resolve({ spf: 'none', dkim: 'none', dmarc: 'none' }),
   pollMs: 50,
   parseThread,
-  ...(consumerThread ? { consumerThread: { dataDir, synchronous: 'normal' } } : {}),
+  ...(consumerThread
+    ? { consumerThread: { dataDir, synchronous: 'normal', walRestarts: ports.walRestarts } }
+    : {}),
 });
 await mail.service.ensureMailbox('alice');
 const load0 = loadavg()[0] ?? 0;
@@ -151,6 +153,8 @@ const results = {
   cpu_ms_per_message: Number(((cpu.user + cpu.system) / 1000 / count).toFixed(3)),
   cpu_ms_per_message_by_thread: perThread,
   ratio_to_sink: Number((sinkMs / (done - started)).toFixed(3)),
+  // Each file's checkpoint rounds (largest WAL seen, rounds, copy-back failures), when on a thread.
+  wal_checkpoints: ports.walCheckpointers?.stats(),
   stored: inbox.messages.length === 1,
   searchable,
 };

@@ -51,7 +51,8 @@ export const mailDescriptor: ServiceDescriptor<typeof mailSettings, MailInstance
       dataDir: context.platform.DATA_DIR,
       synchronous: context.platform.DATA_FSYNC ? ('full' as const) : ('normal' as const),
     };
-    const ports = openEmbeddedMail({ ...location, now: context.now });
+    // SQLite's checkpoints on threads of their own, never inside a commit of SMTP's or the consumer's.
+    const ports = openEmbeddedMail({ ...location, now: context.now, walCheckpoints: 'own' });
     try {
       const running = await startMail({
         config: mailConfig(settings),
@@ -60,7 +61,9 @@ export const mailDescriptor: ServiceDescriptor<typeof mailSettings, MailInstance
         smtpIn: context.roles.includes('smtp-in'),
         consumers: context.roles.some((role) => CONSUMER_ROLES.includes(role)),
         // The worker and indexer beside the thread that serves SMTP and the API, when asked.
-        ...(settings.MAIL_CONSUMER_THREAD ? { consumerThread: location } : {}),
+        ...(settings.MAIL_CONSUMER_THREAD
+          ? { consumerThread: { ...location, walRestarts: ports.walRestarts } }
+          : {}),
         onError: (error) => context.logger.error({ err: error }, 'mail job failed'),
       });
       return {

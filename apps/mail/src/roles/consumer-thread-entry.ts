@@ -54,7 +54,11 @@ function wakeable(queue: Queue, wakes: EventEmitter): Queue {
   };
 }
 
-const ports = openEmbeddedMail({ dataDir: data.dataDir, synchronous: data.synchronous });
+const ports = openEmbeddedMail({
+  dataDir: data.dataDir,
+  synchronous: data.synchronous,
+  ...(data.walRestarts === undefined ? {} : { walCheckpoints: data.walRestarts }),
+});
 const wakes = new EventEmitter();
 // What this thread commits to push.db reaches the main thread's subscribers, a turn's in one message.
 const pushed = perTurn<PushedRecord>((records) => post({ type: 'pushed', records }));

@@ -10,6 +10,8 @@ import type { PushRecord } from '../ports.ts';
 export interface EmbeddedLocation {
   readonly dataDir: string;
   readonly synchronous: 'full' | 'normal';
+  /** The main opening's WAL restart flags (shared memory): the thread writes for its checkpointers. */
+  readonly walRestarts?: Int32Array;
 }
 
 export interface ConsumerThreadData extends EmbeddedLocation {

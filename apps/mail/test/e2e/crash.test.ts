@@ -9,7 +9,7 @@ import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { mintToken } from '@tessera/kit';
-import { freePort, launchTessera, tempDir, type LaunchedProcess } from '@tessera/testkit';
+import { freePort, launchTessera, tempDir, walRestarts, type LaunchedProcess } from '@tessera/testkit';
 import nodemailer from 'nodemailer';
 import t, { type Test } from 'tap';
 import { addMailUser } from '../../src/users.ts';
@@ -60,11 +60,20 @@ async function inboxSubjects(url: string, token: string): Promise<string[]> {
   return subjects;
 }
 
-t.test('kill -9 while receiving: nothing acknowledged is lost, nothing is stored twice', async (t) => {
+interface Receiving {
+  readonly messages: number;
+  readonly killAt: number;
+  readonly bodyBytes: number;
+  readonly env?: Record<string, string>;
+}
+
+/** Sends `messages`, kills `tessera serve` at the `killAt`th 250, restarts it; checks the Inbox. */
+async function receiveThroughCrash(t: Test, options: Receiving): Promise<string> {
+  const { messages, killAt, bodyBytes } = options;
   const dataDir = tempDir(t, 'tessera-crash-in-');
   await addMailUser({ dataDir, userId: 'alice' });
   const smtpPort = await freePort();
-  const env = { DATA_DIR: dataDir, SMTP_PORT: String(smtpPort) };
+  const env = { DATA_DIR: dataDir, SMTP_PORT: String(smtpPort), ...options.env };
   const first = await serve(t, env);
 
   const transport = nodemailer.createTransport({
@@ -77,9 +86,9 @@ t.test('kill -9 while receiving: nothing acknowledged is lost, nothing is stored
   t.teardown(() => transport.close());
   const acknowledged: string[] = [];
   const attempts: Promise<void>[] = [];
-  const body = 'x'.repeat(4000);
+  const body = 'x'.repeat(bodyBytes);
   let killed: Promise<unknown> | undefined;
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < messages; i++) {
     const subject = `in-${String(i).padStart(3, '0')}`;
     attempts.push(
       transport
@@ -87,7 +96,7 @@ t.test('kill -9 while receiving: nothing acknowledged is lost, nothing is stored
         .then(() => {
           acknowledged.push(subject);
           // Killed with mail still arriving on every pooled connection.
-          if (acknowledged.length === 30) killed = first.stop('SIGKILL');
+          if (acknowledged.length === killAt) killed = first.stop('SIGKILL');
         })
         .catch(() => undefined),
     );
@@ -95,7 +104,7 @@ t.test('kill -9 while receiving: nothing acknowledged is lost, nothing is stored
   await Promise.all(attempts);
   await killed;
   t.ok(
-    acknowledged.length >= 30 && acknowledged.length < 120,
+    acknowledged.length >= killAt && acknowledged.length < messages,
     `${acknowledged.length} acknowledged before the crash`,
   );
 
@@ -116,6 +125,24 @@ t.test('kill -9 while receiving: nothing acknowledged is lost, nothing is stored
     subjects.length >= acknowledged.length,
     `${subjects.length} stored, ${acknowledged.length} acknowledged`,
   );
+  return dataDir;
+}
+
+t.test('kill -9 while receiving: nothing acknowledged is lost, nothing is stored twice', async (t) => {
+  await receiveThroughCrash(t, { messages: 120, killAt: 30, bodyBytes: 4000 });
+});
+
+t.test('kill -9 while receiving after WAL checkpoints and restarts, with the consumer thread', async (t) => {
+  // The checkpointers' rounds (every second) and the writers' restarts run before the kill: 16 KB
+  // messages fill blobs.db's WAL past the 1,024 frames a restart waits for.
+  const dataDir = await receiveThroughCrash(t, {
+    messages: 700,
+    killAt: 500,
+    bodyBytes: 16_000,
+    env: { MAIL_CONSUMER_THREAD: 'true' },
+  });
+  const blobs = join(dataDir, 'mail', 'blobs.db');
+  t.comment(`blobs.db's WAL had started over ${walRestarts(blobs)} times by the end`);
 });
 
 async function searchSubjects(url: string, token: string, q: string): Promise<string[]> {

@@ -23,7 +23,7 @@ import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { BlobStore } from '../../ports.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 // Keys are built by the service, never taken from a request, but a bad one must not escape the root.
@@ -47,7 +47,11 @@ export interface FileBlobStoreOptions {
   /** Bytes of recently put blobs kept for one read (default 16 MiB; 0: none). */
   readonly handOffBytes?: number;
   /** Small blobs as rows of this SQLite file (its own durability settings apply). */
-  readonly small?: { readonly db: DatabaseSync; readonly maxBytes: number };
+  readonly small?: {
+    readonly db: DatabaseSync;
+    readonly maxBytes: number;
+    readonly group?: GroupCommitOptions;
+  };
 }
 
 /** The SQLite table of small blobs. */
@@ -58,10 +62,10 @@ class BlobTable {
   readonly #get: StatementSync;
   readonly #delete: StatementSync;
 
-  constructor(db: DatabaseSync, maxBytes: number) {
+  constructor(db: DatabaseSync, maxBytes: number, group: GroupCommitOptions = {}) {
     db.exec(SCHEMA);
     this.maxBytes = maxBytes;
-    this.#group = new GroupCommit(db);
+    this.#group = new GroupCommit(db, group);
     this.#put = db.prepare('INSERT OR REPLACE INTO blobs (key, data) VALUES (?, ?)');
     this.#get = db.prepare('SELECT data FROM blobs WHERE key = ?');
     this.#delete = db.prepare('DELETE FROM blobs WHERE key = ?');
@@ -102,7 +106,9 @@ export class FileBlobStore implements BlobStore {
     this.#fsync = options.fsync ?? true;
     this.#handOffBytes = options.handOffBytes ?? 16 * 1024 * 1024;
     this.#small =
-      options.small === undefined ? undefined : new BlobTable(options.small.db, options.small.maxBytes);
+      options.small === undefined
+        ? undefined
+        : new BlobTable(options.small.db, options.small.maxBytes, options.small.group);
   }
 
   #keep(key: string, data: Buffer): void {

@@ -29,6 +29,12 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+export interface GroupCommitOptions {
+  readonly busyTimeoutMs?: number;
+  readonly yieldWhileBusyMs?: number;
+  readonly beforeBegin?: () => void;
+}
+
 export class GroupCommit {
   readonly #db: DatabaseSync;
   // Prepared once: they run for every group and every write, and db.exec would parse them each time.
@@ -41,6 +47,7 @@ export class GroupCommit {
   readonly #busyTimeout: StatementSync;
   readonly #busyTimeoutMs: number | undefined;
   readonly #yieldWhileBusyMs: number | undefined;
+  readonly #beforeBegin: (() => void) | undefined;
   /** When the group now waiting first found the write lock taken (performance.now()). */
   #busySince: number | undefined;
   /** #tryBegin's transaction, open for the flush that follows it at once. */
@@ -60,11 +67,15 @@ export class GroupCommit {
    * instead of in SQLite's busy handler, which sleeps the thread a millisecond and more a try: a
    * thread that also serves SMTP keeps answering while another thread commits. After it, the
    * group waits as without it (the connection's own timeout, or `busyTimeoutMs`).
+   *
+   * `beforeBegin`: run before each group's BEGIN, outside any transaction (the WAL copy-back a
+   * checkpointer asks for, wal-checkpoints.ts); it must not throw.
    */
-  constructor(db: DatabaseSync, options: { busyTimeoutMs?: number; yieldWhileBusyMs?: number } = {}) {
+  constructor(db: DatabaseSync, options: GroupCommitOptions = {}) {
     this.#db = db;
     this.#busyTimeoutMs = options.busyTimeoutMs;
     this.#yieldWhileBusyMs = options.yieldWhileBusyMs;
+    this.#beforeBegin = options.beforeBegin;
     this.#begin = db.prepare('BEGIN IMMEDIATE');
     this.#commit = db.prepare('COMMIT');
     this.#rollback = db.prepare('ROLLBACK');
@@ -91,6 +102,7 @@ export class GroupCommit {
   #flush(): void {
     this.#scheduled = false;
     if (this.#pending.length === 0) return;
+    if (!this.#began) this.#beforeBegin?.();
     if (this.#yieldToLock()) return;
     const group = this.#pending;
     this.#pending = [];

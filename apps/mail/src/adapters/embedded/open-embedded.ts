@@ -4,6 +4,7 @@
  * not hold another's write lock), and blob files for the larger ones.
  */
 import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import { openSqlite } from '@tessera/kit/sqlite';
 import type { MailPorts } from '../../ports.ts';
 import { FileBlobStore } from './file-blob-store.ts';
@@ -11,6 +12,7 @@ import { SqliteMetadataStore } from './sqlite-metadata-store.ts';
 import { SqlitePush } from './sqlite-push.ts';
 import { SqliteQueue } from './sqlite-queue.ts';
 import { SqliteSearchIndex } from './sqlite-search-index.ts';
+import { MailWalCheckpointers, walWriter, type MailDbFile, type WalRestartFlags } from './wal-checkpoints.ts';
 
 export interface EmbeddedMailOptions {
   /** The platform's DATA_DIR; mail keeps its files under `<dataDir>/mail`. */
@@ -18,6 +20,15 @@ export interface EmbeddedMailOptions {
   readonly now?: () => number;
   /** `full` survives power loss; `normal` a process crash only (faster). */
   readonly synchronous?: 'full' | 'normal';
+  /**
+   * WAL checkpoints off the committing threads (wal-checkpoints.ts): `own` starts the files'
+   * checkpointers here (closed with the ports); flags (another opening's `walRestarts`, e.g. the
+   * consumer thread's) make these connections writers for those checkpointers. Absent: SQLite's
+   * automatic checkpoint, inside the commits.
+   */
+  readonly walCheckpoints?: 'own' | WalRestartFlags;
+  /** How often the checkpointers copy back (default a second; tests shorten it). */
+  readonly walCheckpointMs?: number;
 }
 
 /**
@@ -41,6 +52,10 @@ const QUEUE_YIELD_WHILE_BUSY_MS = 20;
 /** The embedded ports; the push adapter's own methods too (the consumer thread observes it). */
 export interface EmbeddedMailPorts extends MailPorts {
   readonly push: SqlitePush;
+  /** The restart flags of the files' checkpointers, for another opening (with `walCheckpoints`). */
+  readonly walRestarts?: WalRestartFlags;
+  /** The checkpointers, when this opening started them (`walCheckpoints: 'own'`). */
+  readonly walCheckpointers?: MailWalCheckpointers;
 }
 
 export function openEmbeddedMail(options: EmbeddedMailOptions): EmbeddedMailPorts {
@@ -52,18 +67,32 @@ export function openEmbeddedMail(options: EmbeddedMailOptions): EmbeddedMailPort
   const searchDb = openSqlite(join(dir, 'search.db'), sqlite);
   const pushDb = openSqlite(join(dir, 'push.db'), sqlite);
   const blobsDb = openSqlite(join(dir, 'blobs.db'), sqlite);
+  const checkpointers =
+    options.walCheckpoints === 'own'
+      ? new MailWalCheckpointers(dir, sqlite.synchronous, { intervalMs: options.walCheckpointMs })
+      : undefined;
+  const flags =
+    checkpointers?.flags ?? (options.walCheckpoints === 'own' ? undefined : options.walCheckpoints);
+  const group = (db: DatabaseSync, name: MailDbFile) =>
+    flags === undefined ? {} : { beforeBegin: walWriter(db, flags, name, checkpointers?.failures(name)) };
   return {
-    queue: new SqliteQueue(queueDb, options.now, { yieldWhileBusyMs: QUEUE_YIELD_WHILE_BUSY_MS }),
-    metadata: new SqliteMetadataStore(metadataDb, options.now),
+    queue: new SqliteQueue(queueDb, options.now, {
+      yieldWhileBusyMs: QUEUE_YIELD_WHILE_BUSY_MS,
+      ...group(queueDb, 'queue'),
+    }),
+    metadata: new SqliteMetadataStore(metadataDb, options.now, group(metadataDb, 'metadata')),
     blobs: new FileBlobStore(join(dir, 'blobs'), {
       fsync: sqlite.synchronous === 'full',
-      small: { db: blobsDb, maxBytes: SMALL_BLOB_BYTES },
+      small: { db: blobsDb, maxBytes: SMALL_BLOB_BYTES, group: group(blobsDb, 'blobs') },
     }),
-    search: new SqliteSearchIndex(searchDb),
-    push: new SqlitePush(pushDb, { now: options.now }),
-    close() {
+    search: new SqliteSearchIndex(searchDb, group(searchDb, 'search')),
+    push: new SqlitePush(pushDb, { now: options.now, group: group(pushDb, 'push') }),
+    ...(flags === undefined ? {} : { walRestarts: flags }),
+    ...(checkpointers === undefined ? {} : { walCheckpointers: checkpointers }),
+    async close() {
+      // The checkpointers first: their threads hold connections to the files.
+      await checkpointers?.close();
       for (const db of [queueDb, metadataDb, searchDb, pushDb, blobsDb]) if (db.isOpen) db.close();
-      return Promise.resolve();
     },
   };
 }

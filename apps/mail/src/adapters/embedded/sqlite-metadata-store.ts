@@ -33,7 +33,7 @@ import type {
   SummaryPage,
   UnindexedCopy,
 } from '../../ports.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { migrateMetadata } from './sqlite-metadata-migrate.ts';
 import { settle } from './settle.ts';
 
@@ -76,9 +76,9 @@ export class SqliteMetadataStore implements MetadataStore {
   readonly #now: () => number;
   readonly #s: Record<string, StatementSync>;
 
-  constructor(db: DatabaseSync, now: () => number = Date.now) {
+  constructor(db: DatabaseSync, now: () => number = Date.now, group: GroupCommitOptions = {}) {
     this.#db = db;
-    this.#group = new GroupCommit(db);
+    this.#group = new GroupCommit(db, group);
     this.#now = now;
     db.exec(METADATA_SCHEMA);
     migrateMetadata(db);

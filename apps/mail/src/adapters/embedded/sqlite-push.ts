@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PushEvent } from '../../core/events.ts';
 import type { Push, PushRecord, PushedEvent } from '../../ports.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -27,6 +27,7 @@ export interface SqlitePushOptions {
   readonly now?: () => number;
   /** How long the backlog keeps an event (default 7 days). */
   readonly retentionMs?: number;
+  readonly group?: GroupCommitOptions;
 }
 
 const PRUNE_EVERY = 1000;
@@ -45,7 +46,7 @@ export class SqlitePush implements Push {
 
   constructor(db: DatabaseSync, options: SqlitePushOptions = {}) {
     db.exec(SCHEMA);
-    this.#group = new GroupCommit(db);
+    this.#group = new GroupCommit(db, options.group);
     this.#emitter.setMaxListeners(0);
     this.#now = options.now ?? Date.now;
     this.#retentionMs = options.retentionMs ?? 7 * 24 * 3_600_000;

@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Topic } from '../../core/events.ts';
 import type { Job, Queue, QueueStats } from '../../ports.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -52,7 +52,7 @@ export class SqliteQueue implements Queue {
    * loop for that long first (see GroupCommit): smtp-in's enqueues and the consumer thread's
    * claims and acks share queue.db's lock.
    */
-  constructor(db: DatabaseSync, now: () => number = Date.now, options: { yieldWhileBusyMs?: number } = {}) {
+  constructor(db: DatabaseSync, now: () => number = Date.now, options: GroupCommitOptions = {}) {
     this.#group = new GroupCommit(db, options);
     this.#now = now;
     db.exec(SCHEMA);

@@ -10,7 +10,7 @@ import type { Address } from '../../core/address.ts';
 import type { SearchDocument } from '../../core/events.ts';
 import type { SearchQuery } from '../../core/search-query.ts';
 import type { SearchHit, SearchIndex } from '../../ports.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -80,10 +80,10 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly #insertFts: StatementSync;
   readonly #deleteFts: StatementSync;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, group: GroupCommitOptions = {}) {
     this.#db = db;
-    this.#group = new GroupCommit(db);
-    this.#newGroup = new GroupCommit(db, { busyTimeoutMs: ADD_NEW_BUSY_MS });
+    this.#group = new GroupCommit(db, group);
+    this.#newGroup = new GroupCommit(db, { ...group, busyTimeoutMs: ADD_NEW_BUSY_MS });
     db.exec(SCHEMA);
     this.#idOf = db.prepare('SELECT id FROM docs WHERE user_id = ? AND email_id = ?');
     this.#insertDoc = db.prepare(
