@@ -22,8 +22,9 @@ export interface GroupCommitOptions<Item, Result> {
   /** False: no fdatasync, a commit survives a process crash but not a power loss (default true). */
   readonly durable?: boolean;
   /**
-   * While a sync runs, hold a group's commit up to this long (µs, from its first item), so that
-   * the next group grows; never past the sync's end. 0 (default): commit at once.
+   * While a sync runs, hold a group's commit so that the next group grows: until the sync ends,
+   * or until this long (µs, from its first item) has passed when a later turn submits (no timer
+   * of its own looks again). 0 (default): commit at once.
    */
   readonly holdMicros?: number;
   /** Tests: the sync (default `fs.fdatasync`). */
