@@ -55,6 +55,7 @@ export class SqliteGroupCommit<Item, Result> {
   #unsynced: Array<[Waiting<Result>, Result]> = [];
   #syncing = false;
   #closed = false;
+  #closing: Promise<void> | undefined;
   #failed: Error | undefined;
   readonly #idle: Array<() => void> = [];
 
@@ -115,9 +116,16 @@ export class SqliteGroupCommit<Item, Result> {
     });
   }
 
-  /** Stops taking items and waits for those submitted to commit and sync (or fail). */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /**
+   * Stops taking items and waits for those submitted to commit and sync (or fail). A second call
+   * answers the first's promise: it too resolves only once the WAL's descriptor is closed.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true;
     if (this.#scheduled || this.#syncing || this.#unsynced.length > 0) {
       await new Promise<void>((resolve) => this.#idle.push(resolve));

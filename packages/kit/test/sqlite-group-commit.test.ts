@@ -165,6 +165,19 @@ t.test('close waits for what was submitted, then refuses', async (t) => {
   db.close();
 });
 
+t.test('a second close answers the first: both wait for the submitted items', async (t) => {
+  const slowSync: SyncFile = (fd, done) => setTimeout(() => fdatasync(fd, done), 50);
+  const { commits } = open(t, tempFile(t), slowSync);
+  let answered = false;
+  const item = commits.submit('a').then(() => (answered = true));
+  const first = commits.close();
+  const second = commits.close();
+  t.equal(second, first, 'the same promise');
+  await second;
+  t.ok(answered, 'the second close resolved only after the item was synced');
+  await item;
+});
+
 t.test('the WAL synced stays the live one while the writer is open', async (t) => {
   // SQLite unlinks the WAL only from a connection that closes holding an EXCLUSIVE lock on the
   // database file, which it cannot take while the writer holds its SHARED one; checkpoints and
