@@ -100,22 +100,19 @@ function threadsNamed(name: string): number {
   }).length;
 }
 
-t.test(
-  'warm starts the thread before the first parse; after close it starts none',
-  { skip: process.platform === 'linux' ? false : 'threads are counted in /proc' },
-  async (t) => {
-    const before = threadsNamed('mail-parse');
-    const parser = startParseThread();
-    t.equal(threadsNamed('mail-parse'), before, 'no thread until asked');
-    parser.warm();
-    parser.warm(); // a second call starts no second thread
-    for (let i = 0; i < 200 && threadsNamed('mail-parse') === before; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    t.equal(threadsNamed('mail-parse'), before + 1, 'one thread, before any parse');
-    t.equal((await parser.parse(await sample())).subject, 'Plan', 'and it parses');
-    await parser.close();
-    parser.warm();
-    t.equal(threadsNamed('mail-parse'), before, 'closed: warm starts nothing');
-  },
-);
+// Threads are counted in /proc (Linux, where Tessera runs and is tested).
+t.test('warm starts the thread before the first parse; after close it starts none', async (t) => {
+  const before = threadsNamed('mail-parse');
+  const parser = startParseThread();
+  t.equal(threadsNamed('mail-parse'), before, 'no thread until asked');
+  parser.warm();
+  parser.warm(); // a second call starts no second thread
+  for (let i = 0; i < 200 && threadsNamed('mail-parse') === before; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  t.equal(threadsNamed('mail-parse'), before + 1, 'one thread, before any parse');
+  t.equal((await parser.parse(await sample())).subject, 'Plan', 'and it parses');
+  await parser.close();
+  parser.warm();
+  t.equal(threadsNamed('mail-parse'), before, 'closed: warm starts nothing');
+});
