@@ -1,8 +1,7 @@
 /**
- * The durable side of a score update, in process and per thread: the win log (BENCH_WIN_LOG=group,
- * the default: `GroupCommitWinLog`, commits on the main thread, fdatasync on libuv's pool, counted
- * in `other`; BENCH_WIN_LOG=worker: `WorkerWinLog`, group commit and fsync on its writer thread,
- * `winLog`; WAL copied back by the kit's checkpointer thread, `wal`)
+ * The durable side of a score update, in process and per thread: the win log
+ * (`GroupCommitWinLog`: commits on the main thread, fdatasync on libuv's pool, counted in `other`;
+ * WAL copied back by the kit's checkpointer thread, `wal`)
  * and a ranking checkpoint (`CheckpointWriter`: upserts on its own thread) of the players the
  * wins changed. BENCH_CLIENTS appenders (default 32) each append a win for a random player, apply
  * it to a ranking once it resolved, and append the next (so batches of about BENCH_CLIENTS form,
@@ -19,7 +18,6 @@ import { openSqlite } from '@tessera/kit';
 import { seededRandom } from '@tessera/testkit';
 import { CheckpointWriter } from '../src/adapters/embedded/checkpoint-writer.ts';
 import { GroupCommitWinLog } from '../src/adapters/embedded/group-commit-win-log.ts';
-import { WorkerWinLog } from '../src/adapters/embedded/worker-win-log.ts';
 import { Ranking } from '../src/core/ranking.ts';
 import { threadCpuUs, threadIds } from './process-cpu.ts';
 
@@ -28,7 +26,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 5_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const SYNCHRONOUS = process.env.DATA_FSYNC === 'false' ? 'normal' : 'full';
-const WORKER = process.env.BENCH_WIN_LOG === 'worker';
 /** GroupCommitWinLog's holdMicros (default 0). */
 const HOLD_US = Number(process.env.BENCH_HOLD_US ?? 0);
 const PERIOD = '2026-11';
@@ -49,16 +46,13 @@ const cpuUs = (tid: number): number => threadCpuUs('self', tid);
 const dir = mkdtempSync(join(tmpdir(), 'lb-update-path-'));
 try {
   const reader = openSqlite(join(dir, 'wins.db'));
-  // WorkerWinLog starts its writer, then the WAL checkpointer; GroupCommitWinLog the checkpointer only.
+  // GroupCommitWinLog starts one thread: the WAL checkpointer.
   const options = { file: join(dir, 'wins.db'), synchronous: SYNCHRONOUS, reader } as const;
-  const log = threadsOf(() =>
-    WORKER ? new WorkerWinLog(options) : new GroupCommitWinLog({ ...options, holdMicros: HOLD_US }),
-  );
+  const log = threadsOf(() => new GroupCommitWinLog({ ...options, holdMicros: HOLD_US }));
   const checkpoints = threadsOf(() => new CheckpointWriter(join(dir, 'ranking.db'), 'normal'));
-  // Without a writer thread, the main thread stands in for it (its figure is then 0).
-  const [writerTid, walTid] = WORKER ? log.threads : [process.pid, log.threads[0]];
+  const [walTid] = log.threads;
   const [checkpointTid] = checkpoints.threads;
-  if (writerTid === undefined || walTid === undefined || checkpointTid === undefined) {
+  if (walTid === undefined || checkpointTid === undefined) {
     throw new Error(
       `threads not found: ${JSON.stringify({ log: log.threads, checkpoints: checkpoints.threads })}`,
     );
@@ -81,9 +75,8 @@ try {
 
   await appendAll(WARMUP);
   await checkpoints.value.save(PERIOD, ranking);
-  const threads = { main: mainTid, winLog: writerTid, wal: walTid, checkpoint: checkpointTid };
+  const threads = { main: mainTid, wal: walTid, checkpoint: checkpointTid };
   const named = new Set<number>(Object.values(threads));
-  const counted = (name: string): boolean => WORKER || name !== 'winLog';
   // The rest: V8's helper threads (garbage collection, compilation) and libuv's pool.
   const others = (): number =>
     [...tids()].filter((tid) => !named.has(tid)).reduce((sum, tid) => sum + cpuUs(tid), 0);
@@ -96,22 +89,18 @@ try {
   const afterWins = at();
   const entries = await checkpoints.value.save(PERIOD, ranking);
   const end = at();
-  const perWin = (name: string): number =>
-    counted(name) ? Number(((end[name]! - start[name]!) / WINS).toFixed(2)) : 0;
+  const perWin = (name: string): number => Number(((end[name]! - start[name]!) / WINS).toFixed(2));
   console.log(
     JSON.stringify({
-      winLog: WORKER ? 'worker' : `group, hold ${HOLD_US} µs`,
+      holdMicros: HOLD_US,
       wins: WINS,
       entries,
       mainPerWin: perWin('main'),
-      winLogPerWin: perWin('winLog'),
       walPerWin: perWin('wal'),
       checkpointPerWin: perWin('checkpoint'),
       otherPerWin: perWin('other'),
       totalPerWin: Number(
-        ['main', 'winLog', 'wal', 'checkpoint', 'other']
-          .reduce((sum, name) => sum + perWin(name), 0)
-          .toFixed(2),
+        ['main', 'wal', 'checkpoint', 'other'].reduce((sum, name) => sum + perWin(name), 0).toFixed(2),
       ),
       checkpointPerEntry: Number(((end['checkpoint']! - afterWins['checkpoint']!) / entries).toFixed(2)),
       mainCheckpointPerEntry: Number(((end['main']! - afterWins['main']!) / entries).toFixed(2)),

@@ -1,5 +1,5 @@
-// What both embedded win logs promise (WorkerWinLog: group commit on a writer thread;
-// GroupCommitWinLog: on the event loop, fdatasync on the pool), run against each by its test file.
+// What the embedded win log promises (GroupCommitWinLog: its group commit on the event loop,
+// fdatasync on the pool), as a suite a test file runs against the log it opens.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,12 +30,7 @@ export interface EmbeddedWinLogOptions {
 
 export type EmbeddedWinLog = WinLog & { readonly walCheckpoints: WalCheckpoints };
 
-/** `kind`: the argument that makes test/fixtures/append-forever.ts open this log. */
-export function embeddedWinLogSuite(
-  t: Test,
-  kind: 'worker' | 'group',
-  open: (options: EmbeddedWinLogOptions) => EmbeddedWinLog,
-): void {
+export function embeddedWinLogSuite(t: Test, open: (options: EmbeddedWinLogOptions) => EmbeddedWinLog): void {
   function openLog(t: Test, file = join(tempDir(t, 'tessera-win-log-'), 'wins.db')) {
     const reader = openSqlite(file);
     const log = open({ file, synchronous: 'full', reader });
@@ -117,7 +112,7 @@ export function embeddedWinLogSuite(
   t.test('kill -9 of the process loses no append that had resolved', async (t) => {
     const file = join(tempDir(t, 'tessera-win-log-'), 'wins.db');
     const fixture = fileURLToPath(new URL('../fixtures/append-forever.ts', import.meta.url));
-    const child = spawn(process.execPath, [...process.execArgv, fixture, file, kind], {
+    const child = spawn(process.execPath, [...process.execArgv, fixture, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const acked: string[] = [];

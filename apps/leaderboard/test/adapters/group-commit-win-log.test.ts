@@ -6,7 +6,7 @@ import t from 'tap';
 import { GroupCommitWinLog } from '../../src/adapters/embedded/group-commit-win-log.ts';
 import { embeddedWinLogSuite, win } from './embedded-win-log.suite.ts';
 
-embeddedWinLogSuite(t, 'group', (options) => new GroupCommitWinLog(options));
+embeddedWinLogSuite(t, (options) => new GroupCommitWinLog(options));
 
 t.test('a failed fdatasync rejects the appends waiting for it, and the log takes no more', async (t) => {
   const file = join(tempDir(t, 'tessera-group-log-'), 'wins.db');

@@ -9,7 +9,6 @@ import { MemoryRankingStore } from '../../src/adapters/embedded/memory-ranking-s
 import { SqliteArchiveStore } from '../../src/adapters/embedded/sqlite-archive-store.ts';
 import { SqliteProfileStore } from '../../src/adapters/embedded/sqlite-profile-store.ts';
 import { GroupCommitWinLog } from '../../src/adapters/embedded/group-commit-win-log.ts';
-import { WorkerWinLog } from '../../src/adapters/embedded/worker-win-log.ts';
 import { archiveStoreSuite } from './archive-store.suite.ts';
 import { profileStoreSuite } from './profile-store.suite.ts';
 import { rankingStoreSuite } from './ranking-store.suite.ts';
@@ -20,19 +19,6 @@ function database(t: Test, name: string) {
   t.teardown(() => db.close());
   return db;
 }
-
-t.test('WinLog: WorkerWinLog', async (t) => {
-  winLogSuite(t, async (t) => {
-    const file = join(tempDir(t, 'tessera-ports-'), 'wins.db');
-    const reader = openSqlite(file);
-    const log = new WorkerWinLog({ file, synchronous: 'full', reader });
-    t.teardown(async () => {
-      await log.close();
-      reader.close();
-    });
-    return log;
-  });
-});
 
 t.test('WinLog: GroupCommitWinLog', async (t) => {
   winLogSuite(t, async (t) => {

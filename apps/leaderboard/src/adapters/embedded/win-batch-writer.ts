@@ -119,10 +119,10 @@ export interface WrittenBatch {
 const ROWS_PER_INSERT = 64;
 
 /**
- * The write side of the win log: a batch of wins in one transaction (one commit, one fsync),
- * each with the next seq, a known match id answered with its original win. The one writer of a
- * wins.db owns one of these: `WorkerWinLog`'s writer thread (and tests, on theirs); synchronous,
- * so nothing slips into its transaction.
+ * The write side of the win log: a batch of wins in one transaction (one commit; the group
+ * commit's fdatasync makes it durable), each with the next seq, a known match id answered with its
+ * original win. The one writer of a wins.db owns one of these: `GroupCommitWinLog`, on the event
+ * loop (and tests); synchronous, so nothing slips into its transaction.
  *
  * The new wins of a batch go in multi-row INSERTs: a statement per row cost about twice the CPU
  * of the insert itself. Match ids are looked up first (only wins that carry one), so the inserts
