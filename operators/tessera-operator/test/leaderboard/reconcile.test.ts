@@ -8,34 +8,16 @@ import {
   AppsV1Api,
   BatchV1Api,
   CoreV1Api,
-  PatchStrategy,
   PolicyV1Api,
-  setHeaderOptions,
-  type V1Job,
   type V1OwnerReference,
 } from '@kubernetes/client-node';
 import t from 'tap';
 import { MovableClock } from '../../src/runtime/clock.ts';
 import { apiServer, until } from '../helpers/api-server.ts';
 import { testOperator } from '../helpers/operator.ts';
+import { complete, LEADERBOARDS, mergePatch, type Board } from './board-fixtures.ts';
 
 t.setTimeout(600_000);
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const LEADERBOARDS = { group: 'tessera.dev', version: 'v1alpha1', plural: 'leaderboards' };
-
-interface Board {
-  metadata: { uid: string; finalizers?: string[] };
-  status?: {
-    currentPeriod?: string;
-    lastArchivedPeriod?: string;
-    archivedPeriods?: string[];
-    readyReplicas?: number;
-    players?: number;
-    observedGeneration?: number;
-    conditions?: { type: string; status: string; reason: string }[];
-  };
-}
 
 t.test('a Leaderboard: children, status, a month ends, retention, deletion', async (t) => {
   const { config, namespace, custom } = await apiServer(t, 'lb');
@@ -221,29 +203,6 @@ t.test('a Leaderboard: children, status, a month ends, retention, deletion', asy
   t.match(metrics, /tessera_operator_reconciles_total\{kind="Leaderboard",result="(success|requeue)"\} \d+/);
   t.match(metrics, /tessera_operator_leader 1/);
 });
-
-/** Marks a Job complete, as the Job controller would (the API server checks the status is coherent). */
-async function complete(batch: BatchV1Api, namespace: string, name: string): Promise<V1Job> {
-  const now = new Date();
-  return batch.patchNamespacedJobStatus(
-    {
-      namespace,
-      name,
-      body: {
-        status: {
-          startTime: now,
-          completionTime: now,
-          succeeded: 1,
-          conditions: [
-            { type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: now, lastProbeTime: now },
-            { type: 'Complete', status: 'True', lastTransitionTime: now, lastProbeTime: now },
-          ],
-        },
-      },
-    },
-    mergePatch,
-  );
-}
 
 t.test('a spec edit reaches the Deployment; a zone the runtime does not know makes nothing', async (t) => {
   const { config, namespace, custom } = await apiServer(t, 'lb-spec');
