@@ -7,22 +7,16 @@
  * on the operator's moved clock archives the month and the Leaderboard's status says so; a short
  * k6 run; `helm uninstall` leaves nothing behind but the signing Secret kept on purpose.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { mintToken, PAGES_CSP } from '@tessera/kit';
-import { cluster, kubectl, parseAssignments, tempDir, type Cluster } from '@tessera/testkit';
-import cassandra from 'cassandra-driver';
+import { cluster, kubectl, type Cluster } from '@tessera/testkit';
 import t from 'tap';
-import { CHART, helmFor } from './helpers/helm.ts';
+import { deployRelease, readBoard } from './helpers/e2e-release.ts';
+import { CHART, helmFor, run } from './helpers/helm.ts';
+import { ingressCall } from './helpers/ingress-call.ts';
+import { k6ThroughIngress } from './helpers/k6-ingress.ts';
+import { untilIn } from './helpers/namespace-wait.ts';
 
-const run = promisify(execFile);
-const DEPLOY = fileURLToPath(new URL('../../tools/deploy.sh', import.meta.url));
-const K6 = fileURLToPath(new URL('../../tools/k6.sh', import.meta.url));
 t.setTimeout(3_600_000); // a cold machine builds the cluster's binaries first
 
 const target: Cluster = await cluster();
@@ -37,65 +31,8 @@ const k = (...args: string[]) => kubectl(target, ['--namespace', namespace, ...a
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
-/** Polls `check` until true; on timeout fails with what it waited for and the namespace's state. */
-async function until(what: string, check: () => Promise<boolean>, ms = 180_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const state = await k('get', 'all,leaderboards,events', '--output', 'wide').catch(
-        (e: Error) => e.message,
-      );
-      const why = last instanceof Error ? `\nlast error: ${last.message}` : '';
-      throw new Error(`timed out after ${ms / 1000} s waiting for ${what}${why}\n${state}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
-
-interface Answer {
-  status: number;
-  body: string;
-  headers: IncomingHttpHeaders;
-}
-/**
- * A request through the ingress with the rule's Host header and a bearer token (none when empty)
- * (node:http: fetch does not let a caller choose the Host header).
- */
-function call(token: string, path: string, body?: object): Promise<Answer> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${target.ingressUrl}${path}`,
-      {
-        method: payload === undefined ? 'GET' : 'POST',
-        headers: {
-          host,
-          ...(token === '' ? {} : { authorization: `Bearer ${token}` }),
-          ...(payload === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-        },
-        timeout: 10_000,
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const until = untilIn(k);
+const call = ingressCall(target.ingressUrl, host);
 
 const writer = await mintToken({
   secret,
@@ -105,65 +42,10 @@ const writer = await mintToken({
 });
 const reader = await mintToken({ secret, sub: 'e2e-client', scopes: ['scores:read'], ttlSeconds: 3600 });
 
-interface Board {
-  status?: {
-    currentPeriod?: string;
-    lastArchivedPeriod?: string;
-    archivedPeriods?: string[];
-    readyReplicas?: number;
-    conditions?: { type: string; status: string; reason?: string }[];
-  };
-}
-const board = async (): Promise<Board> =>
-  JSON.parse(await k('get', 'leaderboard', 'leaderboard', '-o', 'json')) as Board;
+const board = () => readBoard(k);
 
 // --- deploy -------------------------------------------------------------------------------------
-const deployEnv = {
-  ...process.env,
-  RELEASE: release,
-  NAMESPACE: namespace,
-  AUTH_JWT_SECRET: secret,
-  DEPLOY_SET: `ingress.host=${host}`,
-  ...(process.env.TEST_E2E_SKIP_IMAGES === '1' ? { DEPLOY_SKIP_IMAGES: '1' } : {}),
-};
-let deployed: Map<string, string>;
-try {
-  const { stdout } = await run('bash', [DEPLOY, 'up'], {
-    env: deployEnv,
-    timeout: 1_800_000,
-    maxBuffer: 64 << 20,
-  });
-  deployed = parseAssignments(stdout);
-} catch (error) {
-  const { stderr, message } = error as { stderr?: string; message: string };
-  throw new Error(`tools/deploy.sh up failed:\n${stderr ?? message}`, { cause: error });
-}
-if (deployed.get('BACKING_STARTED') === '1') {
-  t.teardown(() => run('bash', [DEPLOY, 'backing-down'], { env: deployEnv, timeout: 120_000 }));
-}
-// The board's keyspace (the operator names it after the namespace): the operator drops it when the
-// board is deleted (checked after `helm uninstall` below); dropped here too if a test failed
-// first, since Cassandra may be a shared one. From here: CASSANDRA_URL itself.
-const cassandraUrl = process.env.CASSANDRA_URL || 'cassandra://127.0.0.1:19042/datacenter1';
-const keyspace = `lb_${namespace.replace(/-/g, '_')}_leaderboard`;
-async function withCassandra<T>(use: (client: cassandra.Client) => Promise<T>): Promise<T> {
-  const [, points = '', dataCenter = ''] = /^cassandra:\/\/([^/]+)\/(.+)$/.exec(cassandraUrl) ?? [];
-  const client = new cassandra.Client({ contactPoints: points.split(','), localDataCenter: dataCenter });
-  try {
-    return await use(client);
-  } finally {
-    await client.shutdown();
-  }
-}
-t.teardown(() => withCassandra((client) => client.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`)));
-// Whatever happens below, the release and the namespace go.
-t.teardown(async () => {
-  const { helm, env } = await helmFor(t);
-  await run(helm, ['uninstall', release, '--namespace', namespace, '--kubeconfig', target.kubeconfig], {
-    env,
-  }).catch(() => undefined);
-  await kubectl(target, ['delete', 'namespace', namespace, '--ignore-not-found', '--wait=false']);
-});
+const { keyspace, withCassandra } = await deployRelease(t, target, { namespace, release, host, secret });
 t.comment(`deployed (images, chart, every pod ready) after ${elapsed()}`);
 
 t.test('every pod is ready and the operator reconciled the board', async (t) => {
@@ -336,39 +218,7 @@ t.test("a month's end on the operator's moved clock archives the month", async (
 });
 
 t.test('a short k6 run through the ingress holds its thresholds', async (t) => {
-  const dir = tempDir(t, 'tessera-e2e-k6-');
-  const summary = join(dir, 'summary.json');
-  const code = await run('bash', [K6, '--quiet', '--no-color', '--summary-export', summary], {
-    env: {
-      ...process.env,
-      NAMESPACE: namespace,
-      INGRESS_URL: target.ingressUrl,
-      HOST: host,
-      AUTH_JWT_SECRET: secret,
-      DURATION: '5s',
-      WRITE_RATE: '40',
-      TOP_RATE: '20',
-      RANK_RATE: '20',
-      PLAYERS: '200',
-      P99_MS: '1000',
-    },
-    maxBuffer: 16 << 20,
-    timeout: 300_000,
-  }).then(
-    () => 0,
-    (error: { code?: number; stdout?: string; stderr?: string }) => {
-      t.comment(error.stdout ?? '', error.stderr ?? '');
-      return error.code ?? -1;
-    },
-  );
-  const m = (
-    JSON.parse(readFileSync(summary, 'utf8')) as {
-      metrics: Record<
-        string,
-        { count?: number; rate?: number; value?: number; med?: number; 'p(99)'?: number }
-      >;
-    }
-  ).metrics;
+  const { code, m } = await k6ThroughIngress(t, { namespace, ingressUrl: target.ingressUrl, host, secret });
   t.comment(
     `k6 5 s through the ingress (Traefik → 2 api pods on NATS, Redis, Cassandra; this shared 2-core machine): ` +
       `${m.http_reqs?.count} requests (${(m.http_reqs?.rate ?? 0).toFixed(0)}/s), failed ` +
