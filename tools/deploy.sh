@@ -73,7 +73,11 @@ backing_up() {
     --dir "$RUN/redis" --save '' --appendonly yes --protected-mode no
   local upstream=${CASSANDRA_URL:-}
   if [[ -z $upstream ]]; then
-    upstream=$(bash "$ROOT/tools/backends.sh" up cassandra | sed -n 's/^CASSANDRA_URL=//p' | tail -n 1)
+    local printed
+    printed=$(bash "$ROOT/tools/backends.sh" up cassandra)
+    # Started here (not found running): backing-down stops it again, as it does the cluster.
+    grep -q '^STARTED=cassandra$' <<<"$printed" && touch "$RUN/started-cassandra" || true
+    upstream=$(sed -n 's/^CASSANDRA_URL=//p' <<<"$printed" | tail -n 1)
     [[ -n $upstream ]] || die "tools/backends.sh up cassandra printed no CASSANDRA_URL"
   fi
   local target=${upstream#cassandra://}
@@ -117,6 +121,10 @@ backing_down() {
   stop redis
   stop nats
   rm -rf "$RUN/nats" "$RUN/redis"
+  if [[ -e $RUN/started-cassandra ]]; then
+    bash "$ROOT/tools/backends.sh" down cassandra >&2
+    rm -f "$RUN/started-cassandra"
+  fi
 }
 
 down() {
