@@ -29,18 +29,9 @@ import type { FixMessage } from './codec.ts';
 import type { Execution, Order, Side } from '../core/messages.ts';
 import type { DurableBatch } from '../outbox.ts';
 import type { ExecutionView, OrderInput, OrderView } from '../service.ts';
-import {
-  businessReject,
-  cancelReject,
-  cxlRejReason,
-  executionReport,
-  ordRejReason,
-  readCancel,
-  readNewOrder,
-  readStatusRequest,
-  writeExecutionReport,
-  type ReportFields,
-} from './order-messages.ts';
+import { executionReport, writeExecutionReport, type ReportFields } from './execution-report.ts';
+import { readCancel, readNewOrder, readStatusRequest } from './order-messages.ts';
+import { businessReject, cancelReject, cxlRejReason, ordRejReason } from './reject-messages.ts';
 import { BodyBytes, type EncodedBody } from './body-bytes.ts';
 import { filledBefore, OrderTracking, type TrackedOrder } from './order-tracking.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
