@@ -5,14 +5,11 @@
  *     REST (every check, the sequencer, the journal); a refused order is answered at once
  *     (ExecutionReport rejected) naming the EX_ code;
  *   - every state change comes back from the exchange's event stream once durable, so the
- *     ExecutionReports (new, each fill, canceled) follow the journal, and a REST order of the same
- *     account reports over FIX too while a session of that account is logged on. The CumQty of an
- *     order first met in a batch is the batch's own (DurableBatch.filled, taken when applied): the
- *     order in memory may already hold the fills of the next batch, which are reported with it;
+ *     ExecutionReports (new, each fill, canceled) follow the journal, REST orders' too
+ *     (durable-reports.ts);
  *   - an answer read from the state (an OrderStatusRequest's, a resent order's, an
  *     OrderCancelReject) is taken at once, as a REST read is, and sent once every command it may
- *     show is durable (`readsWait`), after the reports due before it; if that commit fails, a
- *     BusinessMessageReject (ApplicationNotAvailable) with EX_JOURNAL_FAILED goes instead.
+ *     show is durable, after the reports due before it (read-answers.ts).
  * A ClOrdID travels with its order into the journal, and the exchange keeps the account's
  * ClOrdIDs of the trading day (core/client-order-ids.ts), so a restart still knows them. A
  * NewOrderSingle under a ClOrdID already used that day never places a second order: a resend
@@ -26,53 +23,19 @@
  */
 import { ProblemError } from '@tessera/kit';
 import type { FixMessage } from './codec.ts';
-import type { Execution, Order, Side } from '../core/messages.ts';
-import type { DurableBatch } from '../outbox.ts';
-import type { ExecutionView, OrderInput, OrderView } from '../service.ts';
-import {
-  businessReject,
-  cancelReject,
-  cxlRejReason,
-  executionReport,
-  ordRejReason,
-  readCancel,
-  readNewOrder,
-  readStatusRequest,
-  writeExecutionReport,
-  type ReportFields,
-} from './order-messages.ts';
-import { BodyBytes, type EncodedBody } from './body-bytes.ts';
-import { filledBefore, OrderTracking, type TrackedOrder } from './order-tracking.ts';
+import type { Order, Side } from '../core/messages.ts';
+import type { OrderView } from '../service.ts';
+import { DurableReports, type CancelRequest } from './durable-reports.ts';
+import { executionReport } from './execution-report.ts';
+import type { FixVenue, OrderSession } from './gateway-ports.ts';
+import { readCancel, readNewOrder, readStatusRequest } from './order-messages.ts';
+import { ReadAnswers } from './read-answers.ts';
+import { businessReject, cancelReject, cxlRejReason, ordRejReason } from './reject-messages.ts';
+import { OrderTracking } from './order-tracking.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
 import { BUSINESS_REJECT, CXL_REJ, EXEC_TYPE, MSG, ORD_REJ, ORD_STATUS, TAG } from './tags.ts';
 
-/** What the gateway needs of the exchange (ExchangeService has it). */
-export interface FixVenue {
-  submitOrder(account: string, input: OrderInput): Order;
-  submitCancel(account: string, orderId: number): Order;
-  order(account: string, orderId: number): OrderView;
-  /** The order the account placed today under a client order id (ClOrdID), if any. */
-  orderByClientId(account: string, clientOrderId: string): Order | undefined;
-  executions(account: string, query: { orderId: number }): { executions: readonly ExecutionView[] };
-  /** Undefined when all applied is durable, else its commit (rejecting EX_JOURNAL_FAILED). */
-  readsWait(): Promise<void> | undefined;
-  /** `active`: whether the listener has anyone to tell now (ExchangeService.subscribe). */
-  subscribe(listener: (batch: DurableBatch) => void, active?: () => boolean): () => void;
-}
-
-/** A logged-on session as the gateway sees it. */
-export interface OrderSession {
-  readonly account: string;
-  /** Sends an application message; `body` is its fields after the header, encoded (read at once). */
-  sendApp(msgType: string, body: string | EncodedBody): void;
-  reject(refSeq: number, refMsgType: string, reason: number, text: string, refTag?: number): void;
-}
-
-/** The ClOrdID and OrigClOrdID of a cancel request, for the report of the cancel. */
-interface CancelRequest {
-  readonly clOrdId: string;
-  readonly origClOrdId: string;
-}
+export type { FixVenue, OrderSession };
 
 export class FixOrderGateway {
   readonly #venue: FixVenue;
@@ -82,21 +45,23 @@ export class FixOrderGateway {
   readonly #tracking = new OrderTracking();
   /** The cancel requests accepted, by order id, until the order's cancel is reported. */
   readonly #cancels = new Map<number, CancelRequest>();
-  /** Per session, its last answer waiting to be sent (see #answer). */
-  readonly #answering = new Map<OrderSession, Promise<void>>();
+  readonly #answers: ReadAnswers;
   readonly #unsubscribe: () => void;
   readonly #stamps = new UtcTimestamps();
-  /** Where each durable report's body is written (sessions copy it into their frames at once). */
-  readonly #reportBody = new BodyBytes();
   /** Numbers the ExecIDs of what is not a journaled event (rejects, status answers). */
   #execIds = 0;
 
   constructor(venue: FixVenue, now: () => number) {
     this.#venue = venue;
     this.#now = now;
+    this.#answers = new ReadAnswers(
+      venue,
+      (session) => this.#sessions.get(session.account)?.has(session) === true,
+    );
+    const reports = new DurableReports(venue, this.#sessions, this.#tracking, this.#cancels);
     // Events matter while a session is logged on or an order is tracked (its fills count on).
     this.#unsubscribe = venue.subscribe(
-      (batch) => this.#onEvents(batch),
+      (batch) => reports.deliver(batch),
       () => this.#sessions.size > 0 || this.#tracking.accounts > 0,
     );
   }
@@ -171,7 +136,7 @@ export class FixOrderGateway {
       restOrderId(read.origClOrdId);
     // It may show a fill not yet durable (too late to cancel): sent as a read is.
     const refuse = (reason: number, text: string, ordStatus: string = ORD_STATUS.Rejected) =>
-      this.#answer(
+      this.#answers.send(
         session,
         seq,
         MSG.OrderCancelRequest,
@@ -207,7 +172,7 @@ export class FixOrderGateway {
     if (order !== undefined)
       return this.#status(session, seq, MSG.OrderStatusRequest, order, read.statusReqId);
     const now = this.#now();
-    this.#answer(
+    this.#answers.send(
       session,
       seq,
       MSG.OrderStatusRequest,
@@ -299,7 +264,7 @@ export class FixOrderGateway {
             ? ORD_STATUS.PartiallyFilled
             : ORD_STATUS.New;
     const now = this.#now();
-    this.#answer(
+    this.#answers.send(
       session,
       refSeq,
       refMsgType,
@@ -321,146 +286,6 @@ export class FixOrderGateway {
         transactTime: this.#stamps.format(now),
       }),
     );
-  }
-
-  /**
-   * Sends an answer read from the state now once every command it may show is durable, in order:
-   * after the session's answers before it, and after the ExecutionReports of the batches applied
-   * before it (the outbox's delivery of a batch waits on the batch's commit from its first command
-   * on, before any read waits on it, so it runs first). A failed commit: a BusinessMessageReject
-   * with EX_JOURNAL_FAILED instead, as REST answers a read then. A session gone meanwhile gets none.
-   */
-  #answer(session: OrderSession, refSeq: number, refMsgType: string, msgType: string, body: string): void {
-    const wait = this.#venue.readsWait();
-    const before = this.#answering.get(session);
-    const ready = before === undefined ? wait : before.then(() => wait);
-    if (ready === undefined) return session.sendApp(msgType, body);
-    const send = (type: string, text: string) => {
-      if (this.#sessions.get(session.account)?.has(session) === true) session.sendApp(type, text);
-    };
-    const sent = ready.then(
-      () => send(msgType, body),
-      (error: unknown) => {
-        const text = error instanceof ProblemError ? `${error.code}: ${error.detail}` : String(error);
-        send(
-          MSG.BusinessMessageReject,
-          businessReject(refSeq, refMsgType, BUSINESS_REJECT.ApplicationNotAvailable, text),
-        );
-      },
-    );
-    this.#answering.set(session, sent);
-    void sent.then(() => {
-      if (this.#answering.get(session) === sent) this.#answering.delete(session);
-    });
-  }
-
-  #onEvents(batch: DurableBatch): void {
-    const { events } = batch;
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i]!;
-      switch (event.type) {
-        case 'order.accepted': {
-          const { account, id } = event.order;
-          // The event's order is a copy as of the event: the fills after it are reported after it.
-          const tracked =
-            this.#tracking.known(account, id) ?? this.#meet(account, id, event.order.filledQuantity);
-          if (tracked !== undefined) this.#report(account, tracked, EXEC_TYPE.New, event.at);
-          break;
-        }
-        case 'execution':
-          this.#fill(event.execution, batch, i);
-          break;
-        case 'order.canceled': {
-          const { account, orderId } = event;
-          const cancel = this.#cancels.get(orderId);
-          if (cancel !== undefined) this.#cancels.delete(orderId);
-          // Canceled, the order is final: it fills no more.
-          const tracked =
-            this.#tracking.known(account, orderId) ??
-            this.#meet(account, orderId, event.order.filledQuantity);
-          if (tracked === undefined) break;
-          this.#report(account, tracked, EXEC_TYPE.Canceled, event.at, undefined, event.reason, cancel);
-          this.#tracking.forget(account, tracked);
-          break;
-        }
-        default:
-          break;
-      }
-    }
-  }
-
-  /** `execution` is the event `batch.events[at]`. */
-  #fill(execution: Execution, batch: DurableBatch, at: number): void {
-    const { account, orderId } = execution;
-    const tracked =
-      this.#tracking.known(account, orderId) ??
-      this.#meet(account, orderId, filledBefore(orderId, batch, at));
-    if (tracked === undefined) return;
-    // A filled order is forgotten here; its report is built from the object still at hand.
-    this.#tracking.fill(tracked, execution);
-    this.#report(execution.account, tracked, EXEC_TYPE.Trade, execution.at, execution);
-  }
-
-  /**
-   * An order met in a durable batch, of a logged-on account, tracked from now on (an order placed
-   * over REST, or before a restart, or before the logon): `cumQty` is its filled quantity as of
-   * the event, from the batch (never the order in memory: it may hold a later batch's fills).
-   */
-  #meet(account: string, orderId: number, cumQty: number): TrackedOrder | undefined {
-    if (!this.#sessions.has(account)) return undefined;
-    let view: OrderView;
-    try {
-      // What never changes of an order (its symbol, side, price, quantity, ClOrdID): read now.
-      view = this.#venue.order(account, orderId);
-    } catch {
-      return undefined;
-    }
-    return this.#tracking.met(account, orderId, view, cumQty);
-  }
-
-  #report(
-    account: string,
-    t: TrackedOrder,
-    execType: string,
-    at: number,
-    fill?: Execution,
-    cancelReason?: string,
-    cancel?: CancelRequest,
-  ): void {
-    const sessions = this.#sessions.get(account);
-    if (sessions === undefined) return;
-    const canceled = execType === EXEC_TYPE.Canceled;
-    const leavesQty = canceled ? 0 : t.quantity - t.cumQty;
-    const ordStatus = canceled
-      ? ORD_STATUS.Canceled
-      : leavesQty === 0
-        ? ORD_STATUS.Filled
-        : t.cumQty > 0
-          ? ORD_STATUS.PartiallyFilled
-          : ORD_STATUS.New;
-    // Every field named, absent ones undefined: one object shape on the hot path, no spreads.
-    const fields: ReportFields = {
-      orderId: t.orderId,
-      clOrdId: cancel !== undefined ? cancel.clOrdId : t.clOrdId,
-      origClOrdId: cancel?.origClOrdId,
-      execId: fill !== undefined ? `T${fill.id}` : `${execType === EXEC_TYPE.New ? 'N' : 'C'}${t.orderId}`,
-      execType,
-      ordStatus,
-      symbol: t.symbol,
-      side: t.side,
-      price: t.price,
-      quantity: t.quantity,
-      cumQty: t.cumQty,
-      leavesQty,
-      filledNotional: t.filledNotional,
-      lastQty: fill?.quantity,
-      lastPx: fill?.price,
-      ordRejReason: undefined,
-      text: canceled && cancelReason !== 'request' ? `canceled: ${cancelReason}` : undefined,
-      transactTime: this.#stamps.format(at),
-    };
-    const body = writeExecutionReport(this.#reportBody, fields);
-    for (const session of sessions) session.sendApp(MSG.ExecutionReport, body);
   }
 }
 

@@ -1,14 +1,13 @@
 /**
- * The application messages, FIX side, as pure functions: reading a NewOrderSingle or an
- * OrderCancelRequest into what the exchange takes (or into why not), and writing the
- * ExecutionReport, OrderCancelReject and BusinessMessageReject fields. Prices and quantities are integers in the
- * smallest unit, as in the REST API; FIX sends them as decimals, so "100" and "100.0" are read
- * and "100.5" is refused with a reason.
+ * The application messages in, FIX side, as pure functions: reading a NewOrderSingle, an
+ * OrderCancelRequest or an OrderStatusRequest into what the exchange takes (or into why not).
+ * Prices and quantities are integers in the smallest unit, as in the REST API; FIX sends them as
+ * decimals, so "100" and "100.0" are read and "100.5" is refused with a reason. The answers are
+ * written by execution-report.ts and reject-messages.ts.
  */
-import { BodyBytes, bodyText } from './body-bytes.ts';
-import { detached, fieldsText, type FixMessage } from './codec.ts';
+import { detached, type FixMessage } from './codec.ts';
 import type { Side } from '../core/messages.ts';
-import { CXL_REJ, ORD_REJ, SESSION_REJECT, TAG } from './tags.ts';
+import { ORD_REJ, SESSION_REJECT, TAG } from './tags.ts';
 
 /** Why a message is refused at the session level (a required tag missing, a bad format). */
 export interface SessionProblem {
@@ -175,131 +174,4 @@ export function readStatusRequest(message: FixMessage): StatusRequestFields | Se
     side: get(TAG.Side),
     statusReqId: statusReqId === undefined ? undefined : detached(statusReqId),
   };
-}
-
-/** OrdRejReason for an exchange refusal code (EX_…). */
-export function ordRejReason(code: string): number {
-  if (code === 'EX_UNKNOWN_SYMBOL') return ORD_REJ.UnknownSymbol;
-  if (code === 'EX_MARKET_CLOSED') return ORD_REJ.ExchangeClosed;
-  if (code === 'EX_INVALID_QUANTITY') return ORD_REJ.IncorrectQuantity;
-  if (code === 'EX_DUPLICATE_CLIENT_ORDER_ID') return ORD_REJ.DuplicateOrder;
-  if (code.startsWith('EX_RISK_') || code.startsWith('EX_INSUFFICIENT_')) return ORD_REJ.ExceedsLimit;
-  return ORD_REJ.Other;
-}
-
-/** CxlRejReason for an exchange refusal code. */
-export function cxlRejReason(code: string): number {
-  if (code === 'EX_CANNOT_CANCEL_ALREADY_MATCHED') return CXL_REJ.TooLateToCancel;
-  if (code === 'EX_ORDER_NOT_FOUND') return CXL_REJ.UnknownOrder;
-  return CXL_REJ.Other;
-}
-
-export interface ReportFields {
-  /** The exchange's order id; "NONE" for an order refused before it had one. */
-  readonly orderId: number | string;
-  readonly clOrdId: string;
-  readonly origClOrdId?: string;
-  readonly execId: string;
-  readonly execType: string;
-  readonly ordStatus: string;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly price: number;
-  readonly quantity: number;
-  readonly cumQty: number;
-  readonly leavesQty: number;
-  /** Price × quantity of the fills so far (the average price is this over cumQty). */
-  readonly filledNotional: number;
-  readonly lastQty?: number;
-  readonly lastPx?: number;
-  readonly ordRejReason?: number;
-  /** OrdStatusReqID (790) of the OrderStatusRequest this answers. */
-  readonly statusReqId?: string;
-  readonly text?: string;
-  readonly transactTime: string;
-}
-
-/** Bytes a report takes beyond its strings (all counted below): its tags, separators and numbers. */
-const REPORT_FIXED = 400;
-
-/**
- * The ExecutionReport's body, encoded into `out` (it is the hot path: bytes written field by
- * field, no string per field or number).
- */
-export function writeExecutionReport(out: BodyBytes, r: ReportFields): BodyBytes {
-  const strings =
-    (typeof r.orderId === 'string' ? r.orderId.length : 0) +
-    r.clOrdId.length +
-    (r.origClOrdId?.length ?? 0) +
-    r.execId.length +
-    r.execType.length +
-    r.ordStatus.length +
-    r.symbol.length +
-    r.transactTime.length +
-    (r.statusReqId?.length ?? 0) +
-    (r.text?.length ?? 0);
-  out.reset(REPORT_FIXED + strings);
-  if (typeof r.orderId === 'number') out.text('37=').number(r.orderId).soh();
-  else out.text('37=').text(r.orderId).soh();
-  out.text('11=').text(r.clOrdId).soh();
-  if (r.origClOrdId !== undefined) out.text('41=').text(r.origClOrdId).soh();
-  out.text('17=').text(r.execId).soh();
-  out.text('150=').text(r.execType).soh();
-  out.text('39=').text(r.ordStatus).soh();
-  if (r.ordRejReason !== undefined) out.text('103=').number(r.ordRejReason).soh();
-  out.text('55=').text(r.symbol).soh();
-  out.text(r.side === 'buy' ? '54=1' : '54=2').soh();
-  out.text('38=').number(r.quantity).soh();
-  out.text('40=2').soh();
-  out.text('44=').number(r.price).soh();
-  if (r.lastQty !== undefined) {
-    out.text('32=').number(r.lastQty).soh();
-    out.text('31=').number(r.lastPx!).soh();
-  }
-  out.text('151=').number(r.leavesQty).soh();
-  out.text('14=').number(r.cumQty).soh();
-  out
-    .text('6=')
-    .number(r.cumQty === 0 ? 0 : r.filledNotional / r.cumQty)
-    .soh();
-  out.text('60=').text(r.transactTime).soh();
-  if (r.statusReqId !== undefined) out.text('790=').text(r.statusReqId).soh();
-  if (r.text !== undefined) out.text('58=').text(r.text).soh();
-  return out;
-}
-
-/** The ExecutionReport's body as text (the answers read from the state, and the tests). */
-export function executionReport(r: ReportFields): string {
-  return bodyText(writeExecutionReport(new BodyBytes(), r));
-}
-
-export interface CancelRejectFields {
-  readonly orderId: string;
-  readonly clOrdId: string;
-  readonly origClOrdId: string;
-  readonly ordStatus: string;
-  readonly reason: number;
-  readonly text: string;
-}
-
-export function cancelReject(r: CancelRejectFields): string {
-  return fieldsText([
-    [TAG.OrderID, r.orderId],
-    [TAG.ClOrdID, r.clOrdId],
-    [TAG.OrigClOrdID, r.origClOrdId],
-    [TAG.OrdStatus, r.ordStatus],
-    [TAG.CxlRejResponseTo, '1'],
-    [TAG.CxlRejReason, String(r.reason)],
-    [TAG.Text, r.text],
-  ]);
-}
-
-/** A BusinessMessageReject's fields: the message refused (its MsgSeqNum and MsgType), and why. */
-export function businessReject(refSeq: number, refMsgType: string, reason: number, text: string): string {
-  return fieldsText([
-    [TAG.RefSeqNum, String(refSeq)],
-    [TAG.RefMsgType, refMsgType],
-    [TAG.BusinessRejectReason, String(reason)],
-    [TAG.Text, text],
-  ]);
 }

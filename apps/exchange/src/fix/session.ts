@@ -7,46 +7,20 @@
  * (`app`); the acceptor persists `sequences` before it writes what this produced, so a restart
  * goes on with the same numbers.
  */
-import { fieldsText, frame, SOH, type Field, type FixMessage } from './codec.ts';
+import { fieldsText, type Field, type FixMessage } from './codec.ts';
 import { bodyText, type EncodedBody } from './body-bytes.ts';
 import type { FrameOut } from './frame-writer.ts';
 import { readLogon } from './logon.ts';
 import { answerResendRequest, keepSent, type SentMessage, type SentStore } from './resend.ts';
 import { gapFill, reset, type SequenceResetAnswer } from './sequence-reset.ts';
+import { logonReplyBody, rejectBody, resendRequestBody, sessionFrame } from './session-messages.ts';
+import type { Sequences, SessionAction, SessionDirectory, SessionOptions } from './session-types.ts';
 import { ADMIN_TYPES, MSG, SESSION_REJECT, TAG } from './tags.ts';
 import { UtcTimestamps } from './utc-timestamp.ts';
 
 /** Re-exported for the session tests, written when the type lived here. */
 export type { SentMessage };
-
-export interface Sequences {
-  /** The MsgSeqNum expected on the next inbound message. */
-  readonly nextIn: number;
-  /** The MsgSeqNum of the next outbound message. */
-  readonly nextOut: number;
-}
-
-/** What the session needs from outside at logon: who a sender is, and where its numbers stand. */
-export interface SessionDirectory {
-  /** The account a SenderCompID and password log on as, or undefined. */
-  authenticate(senderCompId: string, password: string | undefined): string | undefined;
-  sequences(senderCompId: string): Sequences;
-  /** The application messages kept for a resend to this SenderCompID (by MsgSeqNum). */
-  sentMessages(senderCompId: string): SentStore;
-}
-
-export type SessionAction =
-  | { readonly kind: 'send'; readonly frame: string }
-  | { readonly kind: 'logon'; readonly senderCompId: string; readonly account: string }
-  | { readonly kind: 'app'; readonly message: FixMessage; readonly msgType: string; readonly seq: number }
-  | { readonly kind: 'close'; readonly reason: string };
-
-export interface SessionOptions {
-  readonly compId: string;
-  readonly directory: SessionDirectory;
-  /** Outbound application messages kept for a resend (default 10,000; older ones are gap-filled). */
-  readonly resendWindow?: number;
-}
+export type { Sequences, SessionAction, SessionDirectory, SessionOptions };
 
 /** FIX 4.4 application message types (so an unknown one is told apart from an unsupported one). */
 const APP_TYPE = /^(?:[6-9A-Za-z]|A[A-Z]|B[A-H])$/;
@@ -117,14 +91,7 @@ export class FixSession {
     this.nextIn++;
     if (this.#resendUpTo !== undefined && this.nextIn > this.#resendUpTo) this.#resendUpTo = undefined;
     if (get(TAG.SendingTime) === undefined) {
-      return this.reject(
-        seq,
-        msgType,
-        SESSION_REJECT.RequiredTagMissing,
-        'SendingTime missing',
-        now,
-        TAG.SendingTime,
-      );
+      return this.#missing(seq, msgType, TAG.SendingTime, 'SendingTime', now);
     }
     return this.#dispatch(message, msgType, seq, now);
   }
@@ -169,11 +136,12 @@ export class FixSession {
     now: number,
     refTag?: number,
   ): SessionAction[] {
-    const body: Field[] = [[TAG.RefSeqNum, String(refSeq)]];
-    if (refTag !== undefined) body.push([TAG.RefTagID, String(refTag)]);
-    if (refMsgType !== '') body.push([TAG.RefMsgType, refMsgType]);
-    body.push([TAG.SessionRejectReason, String(reason)], [TAG.Text, text]);
-    return [this.#send(MSG.Reject, body, now)];
+    return [this.#send(MSG.Reject, rejectBody(refSeq, refMsgType, reason, text, refTag), now)];
+  }
+
+  /** A session-level Reject of inbound message `refSeq`: a required tag (`name`) is missing. */
+  #missing(refSeq: number, refMsgType: string, tag: number, name: string, now: number): SessionAction[] {
+    return this.reject(refSeq, refMsgType, SESSION_REJECT.RequiredTagMissing, `${name} missing`, now, tag);
   }
 
   /** Heartbeats, test requests and their timeouts; the acceptor calls it about once a second. */
@@ -222,14 +190,9 @@ export class FixSession {
       return this.#logout(`MsgSeqNum too low, expecting ${this.nextIn} but received ${seq}`, now);
     }
     this.state = 'active';
-    const reply: Field[] = [
-      [TAG.EncryptMethod, '0'],
-      [TAG.HeartBtInt, String(heartBtInt)],
-    ];
-    if (logon.reset) reply.push([TAG.ResetSeqNumFlag, 'Y']);
     const actions: SessionAction[] = [
       { kind: 'logon', senderCompId: sender, account },
-      this.#send(MSG.Logon, reply, now),
+      this.#send(MSG.Logon, logonReplyBody(heartBtInt, logon.reset), now),
     ];
     if (seq > this.nextIn) actions.push(...this.#askResend(now));
     else this.nextIn++;
@@ -237,23 +200,13 @@ export class FixSession {
   }
 
   #dispatch(message: FixMessage, msgType: string, seq: number, now: number): SessionAction[] {
-    const get = (tag: number) => message.byTag.get(tag);
     switch (msgType) {
       case MSG.Heartbeat:
       case MSG.Reject:
         return [];
       case MSG.TestRequest: {
-        const id = get(TAG.TestReqID);
-        if (id === undefined) {
-          return this.reject(
-            seq,
-            msgType,
-            SESSION_REJECT.RequiredTagMissing,
-            'TestReqID missing',
-            now,
-            TAG.TestReqID,
-          );
-        }
+        const id = message.byTag.get(TAG.TestReqID);
+        if (id === undefined) return this.#missing(seq, msgType, TAG.TestReqID, 'TestReqID', now);
         return [this.#send(MSG.Heartbeat, [[TAG.TestReqID, id]], now)];
       }
       case MSG.ResendRequest:
@@ -279,20 +232,11 @@ export class FixSession {
     }
   }
 
-  /** Asks for what is missing from nextIn on, once per gap (FIX 4.4: EndSeqNo 0 means "all"). */
+  /** Asks for what is missing from nextIn on, once per gap. */
   #askResend(now: number): SessionAction[] {
     if (this.#resendUpTo !== undefined) return [];
     this.#resendUpTo = Number.MAX_SAFE_INTEGER;
-    return [
-      this.#send(
-        MSG.ResendRequest,
-        [
-          [TAG.BeginSeqNo, String(this.nextIn)],
-          [TAG.EndSeqNo, '0'],
-        ],
-        now,
-      ),
-    ];
+    return [this.#send(MSG.ResendRequest, resendRequestBody(this.nextIn), now)];
   }
 
   #resend(message: FixMessage, seq: number, now: number): SessionAction[] {
@@ -347,11 +291,9 @@ export class FixSession {
   #frameAt(seq: number, msgType: string, body: string, now: number, original?: string): SessionAction {
     this.#lastSent = now;
     const time = this.#stamps.format(now);
-    const route = `35=${msgType}${SOH}49=${this.#compId}${SOH}56=${this.senderCompId}${SOH}34=${seq}${SOH}`;
-    const header =
-      original === undefined
-        ? `${route}52=${time}${SOH}`
-        : `${route}43=Y${SOH}52=${time}${SOH}122=${original}${SOH}`;
-    return { kind: 'send', frame: frame(header + body) };
+    return {
+      kind: 'send',
+      frame: sessionFrame(msgType, this.#compId, this.senderCompId, seq, time, body, original),
+    };
   }
 }

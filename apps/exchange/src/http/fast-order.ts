@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ExchangeService, OrderInput, OrderView } from '../service.ts';
-import { orderBodySchema } from './schemas.ts';
+import { orderBodySchema } from './schemas/orders.ts';
 
 const ORDER_URL = '/v1/order';
 /** A plain order body is well under this. */

@@ -14,7 +14,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ExchangeService } from '../service.ts';
 import { orderJson } from './fast-order.ts';
-import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from './schemas.ts';
+import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from './schemas/market-data.ts';
 
 const ORDER_PREFIX = '/v1/order/';
 /** 1 to 9,007,199,254,740,991 written plainly (no sign, no leading zero, no query); checked for range below. */

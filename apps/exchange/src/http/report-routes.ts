@@ -8,7 +8,7 @@ import { kitErrors, problemResponse } from '@tessera/kit';
 import { TRADE_REPORT_COLUMNS } from '../core/trade-report.ts';
 import type { ExchangeService } from '../service.ts';
 import { toCsv } from './csv.ts';
-import { tradeReportQuerySchema, tradeReportReplySchema } from './schemas.ts';
+import { tradeReportQuerySchema, tradeReportReplySchema } from './schemas/trade-report.ts';
 import { holdReadsUntilDurable } from './durable-reads.ts';
 
 export interface ReportRoutesOptions {

@@ -5,26 +5,29 @@ import type { ExchangeService, OrderInput } from '../service.ts';
 import {
   accountParamsSchema,
   accountReplySchema,
-  bookQuerySchema,
-  canceledReplySchema,
-  cancelAllQuerySchema,
-  candlesQuerySchema,
-  candlesReplySchema,
   depositBodySchema,
-  executionQuerySchema,
-  executionsReplySchema,
   killSwitchBodySchema,
   killSwitchReplySchema,
+} from './schemas/accounts.ts';
+import { executionQuerySchema, executionsReplySchema } from './schemas/executions.ts';
+import {
+  bookQuerySchema,
+  candlesQuerySchema,
+  candlesReplySchema,
   l1QuerySchema,
   l1ReplySchema,
   l2ReplySchema,
   l3ReplySchema,
+} from './schemas/market-data.ts';
+import {
+  canceledReplySchema,
+  cancelAllQuerySchema,
   orderBodySchema,
   orderParamsSchema,
   orderSchema,
   ordersQuerySchema,
   ordersReplySchema,
-} from './schemas.ts';
+} from './schemas/orders.ts';
 import { addFastOrder } from './fast-order.ts';
 import { addFastReads } from './fast-reads.ts';
 import { holdReadsUntilDurable } from './durable-reads.ts';

@@ -1,16 +1,9 @@
 import t from 'tap';
 import { BodyBytes, bodyText } from '../../src/fix/body-bytes.ts';
 import { decode, encode, frame, type Field, type FixMessage } from '../../src/fix/codec.ts';
-import {
-  cancelReject,
-  cxlRejReason,
-  executionReport,
-  writeExecutionReport,
-  type ReportFields,
-  ordRejReason,
-  readCancel,
-  readNewOrder,
-} from '../../src/fix/order-messages.ts';
+import { executionReport, writeExecutionReport, type ReportFields } from '../../src/fix/execution-report.ts';
+import { readCancel, readNewOrder } from '../../src/fix/order-messages.ts';
+import { cancelReject, cxlRejReason, ordRejReason } from '../../src/fix/reject-messages.ts';
 
 function message(fields: Field[]): FixMessage {
   const m = decode(encode([[35, 'D'], ...fields]));
