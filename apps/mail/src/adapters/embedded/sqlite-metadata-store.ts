@@ -33,7 +33,7 @@ import type {
   SummaryPage,
   UnindexedCopy,
 } from '../../ports.ts';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { GroupWrites, type GroupWritesOptions } from './group-writes.ts';
 import { migrateMetadata } from './sqlite-metadata-migrate.ts';
 import { settle } from './settle.ts';
 
@@ -72,13 +72,13 @@ function pageOf<R extends { email_id: string }>(
 
 export class SqliteMetadataStore implements MetadataStore {
   readonly #db: DatabaseSync;
-  readonly #group: GroupCommit;
+  readonly #group: GroupWrites;
   readonly #now: () => number;
   readonly #s: Record<string, StatementSync>;
 
-  constructor(db: DatabaseSync, now: () => number = Date.now, group: GroupCommitOptions = {}) {
+  constructor(db: DatabaseSync, now: () => number = Date.now, group: GroupWritesOptions = {}) {
     this.#db = db;
-    this.#group = new GroupCommit(db, group);
+    this.#group = new GroupWrites(db, group);
     this.#now = now;
     db.exec(METADATA_SCHEMA);
     migrateMetadata(db);
@@ -134,6 +134,11 @@ export class SqliteMetadataStore implements MetadataStore {
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND thread_id = ? ORDER BY email_id`,
       ),
     };
+  }
+
+  /** Stops taking writes; resolves once those submitted are committed (before the connection closes). */
+  closeWrites(): Promise<void> {
+    return this.#group.close();
   }
 
   #stmt(name: string): StatementSync {
