@@ -22,7 +22,8 @@ export class IndexBacklog {
          EXISTS (SELECT 1 FROM messages m WHERE m.user_id = b.user_id AND m.email_id = b.email_id) AS present
        FROM index_backlog b ORDER BY seq LIMIT ?`,
     );
-    this.#remove = db.prepare('DELETE FROM index_backlog WHERE seq = ?');
+    // One statement for a batch's keys (a JSON array), not one a key.
+    this.#remove = db.prepare('DELETE FROM index_backlog WHERE seq IN (SELECT value FROM json_each(?))');
   }
 
   /** Within the filing's write. */
@@ -48,6 +49,6 @@ export class IndexBacklog {
 
   /** Within a write: the entries `read` gave (a key not there is no error). */
   remove(entries: readonly string[]): void {
-    for (const entry of entries) this.#remove.run(Number(entry));
+    this.#remove.run(JSON.stringify(entries.map(Number)));
   }
 }
