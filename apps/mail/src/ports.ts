@@ -94,8 +94,8 @@ export interface NewCopy {
 
 /** A filed copy not yet in the search index. */
 export interface UnindexedCopy {
-  /** Its place in the backlog, oldest first: what `markIndexed` takes. */
-  readonly seq: number;
+  /** Its entry's key in the backlog, as the store makes it: what `markIndexed` takes back. */
+  readonly entry: string;
   readonly user_id: string;
   readonly email_id: string;
   /** false: deleted since it was filed. */
@@ -133,14 +133,19 @@ export interface MetadataStore {
    * Files copies in order, as one write: each joins the thread of the nearest id its headers name
    * that its user already has (copies earlier in the list included), else a new thread (its
    * email_id), records those ids for the thread, and is inserted as `insertMessage` does. Each
-   * copy inserted is recorded in the same write as not yet indexed (`unindexed`): the indexer
-   * adds it to the search index later, in larger batches, and a crash in between loses nothing.
+   * copy, inserted or already there (a job filed again, perhaps by an older version that kept no
+   * backlog), is recorded in the same write as not yet indexed (`unindexed`): the indexer adds it
+   * to the search index later, in larger batches (one already there is left), and a crash in
+   * between loses nothing.
    */
   fileCopies(copies: readonly NewCopy[]): Promise<FiledCopy[]>;
   /** The oldest `limit` copies filed and not yet marked indexed. */
   unindexed(limit: number): Promise<UnindexedCopy[]>;
-  /** Takes copies off the backlog once their index write is committed (up to `seq`, inclusive). */
-  markIndexed(seq: number): Promise<void>;
+  /**
+   * Takes the entries given (`UnindexedCopy.entry`, as `unindexed` read them) off the backlog once
+   * their index write is committed; entries added since stay. No order of the keys is needed.
+   */
+  markIndexed(entries: readonly string[]): Promise<void>;
   message(userId: string, emailId: string): Promise<StoredMessage | undefined>;
   /**
    * The same read, synchronously, for a fast answer (the kit's fast-routes.ts): a backend that

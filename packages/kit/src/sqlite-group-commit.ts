@@ -5,31 +5,64 @@
  * promises resolve. While a sync runs, the next turns' transactions commit and wait for the next
  * sync together: the slower the disk, the larger the groups. The durability argument (checkpoints,
  * WAL restarts, which file is synced) is written down in docs/leaderboard.md, "Durability".
+ * With `durability: 'connection'` the connection's own settings make the commits durable instead
+ * (mail: `synchronous = FULL` syncs in each COMMIT), and the group commit only groups them.
  */
 import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { WriteLockProbe } from './sqlite-write-lock.ts';
 
 /** `fs.fdatasync`'s shape, so that a test can make it fail. */
 export type SyncFile = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void;
 
-export interface GroupCommitOptions<Item, Result> {
-  /** The one writer connection to `file` (WAL mode); it must outlive the group commit. */
+interface CommonOptions<Item, Result> {
+  /** The one writer connection to its file; it must outlive the group commit. */
   readonly db: DatabaseSync;
-  readonly file: string;
   /** Commits a group in one transaction, synchronously; throws having rolled it back. */
   readonly commit: (items: readonly Item[]) => readonly Result[];
-  /** False: no fdatasync, a commit survives a process crash but not a power loss (default true). */
-  readonly durable?: boolean;
   /**
    * While a sync runs, hold a group's commit so that the next group grows: until the sync ends,
    * or until this long (µs, from its first item) has passed when a later turn submits (no timer
    * of its own looks again). 0 (default): commit at once.
    */
   readonly holdMicros?: number;
+  /**
+   * While another connection holds the write lock, the group waits on the event loop (tried again
+   * each turn, joined by the items submitted meanwhile) up to this long (ms) before it commits
+   * (and waits, if it must, in SQLite's busy handler as without it). Absent: it commits at once.
+   */
+  readonly yieldWhileBusyMs?: number;
+  /**
+   * Runs outside any transaction just before each group's commit takes the write lock, after the
+   * wait for it (a WAL copy-back, which must come right before the transaction that restarts the
+   * WAL); it must not throw.
+   */
+  readonly beforeBegin?: () => void;
+}
+
+/** The group commit owns the durability: see the module's comment. */
+interface GroupDurability {
+  readonly durability?: 'group';
+  /** The database file (WAL mode): its WAL is what is synced. */
+  readonly file: string;
+  /** False: no fdatasync, a commit survives a process crash but not a power loss (default true). */
+  readonly durable?: boolean;
   /** Tests: the sync (default `fs.fdatasync`). */
   readonly sync?: SyncFile;
 }
+
+/**
+ * The connection's own settings stand (its `synchronous`, its automatic checkpoint or a
+ * checkpointer's): an item resolves once its transaction committed, as durable as they make it;
+ * no fdatasync runs here, and the file need not be in WAL mode.
+ */
+interface ConnectionDurability {
+  readonly durability: 'connection';
+}
+
+export type GroupCommitOptions<Item, Result> = CommonOptions<Item, Result> &
+  (GroupDurability | ConnectionDurability);
 
 interface Waiting<Result> {
   readonly resolve: (result: Result) => void;
@@ -45,10 +78,15 @@ export class SqliteGroupCommit<Item, Result> {
   readonly #durable: boolean;
   readonly #sync: SyncFile;
   readonly #holdNs: bigint;
+  readonly #beforeBegin: (() => void) | undefined;
+  readonly #lock: WriteLockProbe | undefined;
+  readonly #yieldWhileBusyMs: number;
+  /** When the group now waiting first found the write lock taken (performance.now()). */
+  #busySince: number | undefined;
   /** When the oldest queued item came (hrtime, ns). */
   #queuedSince = 0n;
-  /** The live WAL: SQLite never unlinks it while `db` is open (see the docs). */
-  readonly #wal: number;
+  /** The live WAL: SQLite never unlinks it while `db` is open (see the docs); none for 'connection'. */
+  readonly #wal: number | undefined;
   #queued: Array<Queued<Item, Result>> = [];
   #scheduled = false;
   /** Committed, waiting for the next sync. */
@@ -60,35 +98,22 @@ export class SqliteGroupCommit<Item, Result> {
   readonly #idle: Array<() => void> = [];
 
   constructor(options: GroupCommitOptions<Item, Result>) {
-    const { db, file } = options;
-    const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
-    if (mode.journal_mode !== 'wal') throw new Error(`${file}: a group commit needs WAL mode`);
-    // NORMAL, not OFF: commits still do not sync, but a checkpoint on this connection syncs the WAL
-    // before and the file after copying, and a WAL restart syncs its new header.
-    db.exec('PRAGMA synchronous = NORMAL');
-    // Copy-backs are the checkpointer's (its own connection), never inside a commit.
-    db.exec('PRAGMA wal_autocheckpoint = 0');
-    // A write transaction opens (creates) the WAL if it is not yet there.
-    db.exec('BEGIN IMMEDIATE; COMMIT');
-    const walFile = `${file}-wal`;
-    if (!existsSync(walFile)) throw new Error(`${walFile}: no WAL to sync`);
-    this.#wal = openSync(walFile, 'r');
+    // Checked before anything is opened: a constructor that throws leaves no descriptor behind.
+    const holdMicros = options.holdMicros ?? 0;
+    if (!Number.isFinite(holdMicros) || holdMicros < 0) throw new RangeError(`holdMicros: ${holdMicros}`);
+    this.#holdNs = BigInt(Math.round(holdMicros * 1000));
     this.#commit = options.commit;
+    this.#beforeBegin = options.beforeBegin;
+    this.#yieldWhileBusyMs = options.yieldWhileBusyMs ?? 0;
+    this.#lock = options.yieldWhileBusyMs === undefined ? undefined : new WriteLockProbe(options.db);
+    if (options.durability === 'connection') {
+      this.#durable = false;
+      this.#sync = fdatasync;
+      return;
+    }
     this.#durable = options.durable ?? true;
     this.#sync = options.sync ?? fdatasync;
-    this.#holdNs = BigInt(Math.round((options.holdMicros ?? 0) * 1000));
-    if (this.#durable) {
-      // Whatever an earlier process committed and never synced becomes durable before anything is
-      // read from it, and the WAL's directory entry too (SQLite's own directory sync comes at a
-      // checkpoint's first WAL sync only).
-      fsyncSync(this.#wal);
-      const dir = openSync(dirname(walFile), 'r');
-      try {
-        fsyncSync(dir);
-      } finally {
-        closeSync(dir);
-      }
-    }
+    this.#wal = openWal(options.db, options.file, this.#durable);
   }
 
   /** Why every commit is refused from now on (a failed fdatasync), if it is: readiness shows it. */
@@ -98,6 +123,7 @@ export class SqliteGroupCommit<Item, Result> {
 
   /** The WAL's inode, as opened (tests: it must stay the live file's). */
   get walInode(): number {
+    if (this.#wal === undefined) throw new Error("durability 'connection': no WAL of its own");
     return fstatSync(this.#wal).ino;
   }
 
@@ -130,19 +156,20 @@ export class SqliteGroupCommit<Item, Result> {
     if (this.#scheduled || this.#syncing || this.#unsynced.length > 0) {
       await new Promise<void>((resolve) => this.#idle.push(resolve));
     }
-    closeSync(this.#wal);
+    if (this.#wal !== undefined) closeSync(this.#wal);
   }
 
   #flush(): void {
     this.#scheduled = false;
     // Held: the next submit's turn looks again, and the sync's end commits it.
-    if (this.#held()) return;
+    if (this.#held() || this.#waitsForLock()) return;
     const group = this.#queued;
     this.#queued = [];
     if (this.#failed !== undefined) {
       for (const queued of group) queued.reject(this.#failed);
       return this.#settled();
     }
+    this.#beforeBegin?.();
     let results: readonly Result[];
     try {
       results = this.#commit(group.map((queued) => queued.item));
@@ -163,13 +190,34 @@ export class SqliteGroupCommit<Item, Result> {
     return process.hrtime.bigint() - this.#queuedSince < this.#holdNs;
   }
 
+  /**
+   * True when another connection holds the write lock and the group waits a turn more (see
+   * `yieldWhileBusyMs`); false when it goes on to commit: the lock is free, or it waited long enough.
+   */
+  #waitsForLock(): boolean {
+    if (this.#lock === undefined || this.#failed !== undefined || this.#lock.free()) {
+      this.#busySince = undefined;
+      return false;
+    }
+    const now = performance.now();
+    this.#busySince ??= now;
+    if (now - this.#busySince >= this.#yieldWhileBusyMs) {
+      this.#busySince = undefined;
+      return false;
+    }
+    this.#scheduled = true;
+    setImmediate(() => this.#flush());
+    return true;
+  }
+
   /** One sync at a time; it covers every transaction committed before it began. */
   #startSync(): void {
-    if (this.#syncing || this.#unsynced.length === 0) return this.#settled();
+    const wal = this.#wal;
+    if (this.#syncing || this.#unsynced.length === 0 || wal === undefined) return this.#settled();
     this.#syncing = true;
     const covered = this.#unsynced;
     this.#unsynced = [];
-    this.#sync(this.#wal, (error) => {
+    this.#sync(wal, (error) => {
       this.#syncing = false;
       if (error !== null) return this.#fail(error, covered);
       for (const [waiting, result] of covered) waiting.resolve(result);
@@ -199,4 +247,42 @@ export class SqliteGroupCommit<Item, Result> {
     if (this.#scheduled || this.#syncing || this.#unsynced.length > 0 || this.#queued.length > 0) return;
     for (const resolve of this.#idle.splice(0)) resolve();
   }
+}
+
+/**
+ * Sets the connection for a group commit that owns its durability and opens its WAL. Durable:
+ * whatever an earlier process committed and never synced is synced before the first group
+ * commits, and the WAL's directory entry too (SQLite's own directory sync comes at a checkpoint's
+ * first WAL sync only). Not before every read: the caller's reads, and SQLite's own at opening,
+ * came before, and an answer given from such frames before this sync could be lost with them at a
+ * power loss. The descriptor is closed again if anything after its opening throws.
+ */
+function openWal(db: DatabaseSync, file: string, durable: boolean): number {
+  const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
+  if (mode.journal_mode !== 'wal') throw new Error(`${file}: a group commit needs WAL mode`);
+  // NORMAL, not OFF: commits still do not sync, but a checkpoint on this connection syncs the WAL
+  // before and the file after copying, and a WAL restart syncs its new header.
+  db.exec('PRAGMA synchronous = NORMAL');
+  // Copy-backs are the checkpointer's (its own connection), never inside a commit.
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  // A write transaction opens (creates) the WAL if it is not yet there.
+  db.exec('BEGIN IMMEDIATE; COMMIT');
+  const walFile = `${file}-wal`;
+  if (!existsSync(walFile)) throw new Error(`${walFile}: no WAL to sync`);
+  const wal = openSync(walFile, 'r');
+  try {
+    if (durable) {
+      fsyncSync(wal);
+      const dir = openSync(dirname(walFile), 'r');
+      try {
+        fsyncSync(dir);
+      } finally {
+        closeSync(dir);
+      }
+    }
+  } catch (error) {
+    closeSync(wal);
+    throw error;
+  }
+  return wal;
 }

@@ -80,6 +80,7 @@ export class WalCheckpointer implements WalRestarts {
   };
   /** The round after which the writer was last asked to restart the WAL. */
   #restartedAfter = 0;
+  readonly #roundListeners: Array<() => void> = [];
 
   /** `restartFrames`: the WAL's length (frames) from which a round asks for a restart. */
   constructor(
@@ -104,6 +105,7 @@ export class WalCheckpointer implements WalRestarts {
             pinnedRounds: copied < frames ? this.#stats.pinnedRounds + 1 : 0,
             largestFrames: Math.max(this.#stats.largestFrames, frames),
           };
+          for (const listener of this.#roundListeners) listener();
         } else if (message.kind === 'busy') {
           this.#stats = { ...this.#stats, busy: this.#stats.busy + 1 };
         } else if (message.kind === 'failed') {
@@ -120,6 +122,14 @@ export class WalCheckpointer implements WalRestarts {
 
   get stats(): WalCheckpoints {
     return this.#stats;
+  }
+
+  /**
+   * Calls `listener` after each round, its stats in: where a writer that cannot ask `takeRestart`
+   * before its batches (one on another thread) is told to restart, at once and never twice a round.
+   */
+  onRound(listener: () => void): void {
+    this.#roundListeners.push(listener);
   }
 
   /**

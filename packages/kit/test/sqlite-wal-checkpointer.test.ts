@@ -77,3 +77,31 @@ t.test('a round that finds another checkpoint running counts as busy, not as a r
   );
   t.equal(stats.failures, 0, 'a busy round is no failure');
 });
+
+t.test('onRound: each round is told once its stats are in, a restart to take with them', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-wal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'x.db');
+  const db = openSqlite(file, { synchronous: 'normal' });
+  t.teardown(() => db.close());
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)');
+  db.prepare('INSERT INTO t (b) VALUES (?)').run('x'.repeat(100_000));
+  // A restart from 1 frame: the first round that copies the WAL whole asks for one.
+  const checkpointer = new WalCheckpointer(file, 'normal', 20, 1);
+  t.teardown(() => checkpointer.close());
+  const seen: Array<{ rounds: number; restart: boolean }> = [];
+  const told = new Promise<void>((resolve) =>
+    checkpointer.onRound(() => {
+      seen.push({ rounds: checkpointer.stats.rounds, restart: checkpointer.takeRestart() });
+      if (seen.length === 2) resolve();
+    }),
+  );
+  await told;
+  t.same(
+    seen.map((s) => s.rounds),
+    [1, 2],
+    'told after each round, its stats counted',
+  );
+  t.equal(seen[0]?.restart, true, 'the first round copied the WAL whole: a restart');
+});

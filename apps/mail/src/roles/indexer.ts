@@ -73,13 +73,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   const backlog = async (): Promise<number> => {
     const copies = await metadata.unindexed(backlogBatch);
-    const last = copies.at(-1);
-    if (last === undefined) return 0;
+    if (copies.length === 0) return 0;
     const docs = (await Promise.all(copies.map(documentOf))).filter((d) => d !== undefined);
     // As filed: addNew leaves a document a change event upserted since, and a change still to
     // come is applied after this write (the drains never overlap).
     await search.addNew(docs);
-    await metadata.markIndexed(last.seq);
+    await metadata.markIndexed(copies.map((copy) => copy.entry));
     return copies.length;
   };
 

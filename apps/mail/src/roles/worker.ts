@@ -5,22 +5,19 @@
  * search later, from the backlog the filing wrote (indexer.ts). A claimed batch is handled
  * together: its messages are parsed concurrently, its copies filed in one metadata write, its
  * acks in one queue commit.
- * It also turns the error queue into bounces: each failure goes back to a local sender.
+ * It also turns the error queue into bounces (bounces.ts): each failure goes back to a local sender.
  *
  * At least once: a job redelivered after a crash stores nothing twice (the copy's key is
  * user_id + the job's email_id), and is acked only when every recipient has its copy.
  */
-import { domainOf, localPartOf, mailboxOf } from '../core/address.ts';
-import { buildBounce } from '../core/dsn.ts';
-import { newEmailId } from '../core/email-id.ts';
+import { mailboxOf } from '../core/address.ts';
 import { TOPIC, type ErrorJob, type InboundJob } from '../core/events.ts';
 import { searchDocumentOf } from '../core/search-document.ts';
 import { FOLDER } from '../core/folders.ts';
 import { isSpam, scoreSpam } from '../core/spam.ts';
-import { rawKey } from '../blob-keys.ts';
-import { composeMessage } from '../mime/compose.ts';
 import { parseMessage, type ParsedMessage } from '../mime/parse.ts';
 import { ParserUnavailable } from '../mime/parse-pool.ts';
+import { bounceSender } from './bounces.ts';
 import { finishJob, handleJob, outcomeOf } from './handle-job.ts';
 import { storeAttachments } from '../store-steps.ts';
 import type { BlobStore, Job, MetadataStore, NewCopy, Push, Queue } from '../ports.ts';
@@ -191,7 +188,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
   /**
    * Files the copies of a whole batch in one metadata write (threads resolved in order inside
-   * it), then tells their users. The same write puts each new copy on the indexer's backlog: the
+   * it), then tells their users. The same write puts each copy on the indexer's backlog: the
    * search index is written later, in larger batches, and never holds back or fails a delivery.
    */
   const fileCopies = async (copies: readonly NewCopy[]): Promise<void> => {
@@ -244,53 +241,7 @@ export function createWorker(options: WorkerOptions): Worker {
     );
   };
 
-  /** A failure comes back to its sender when the sender is a local user; otherwise it is only logged by the queue. */
-  const handleError = async (error: ErrorJob): Promise<void> => {
-    const domain = options.domains[0] ?? 'localhost';
-    if (error.mail_from === '' || !options.domains.includes(domainOf(error.mail_from))) return;
-    const sender = localPartOf(error.mail_from);
-    if (!(await metadata.hasUser(sender))) return;
-    const at = now();
-    const bounce = buildBounce({
-      domain,
-      sender: error.mail_from,
-      recipient: error.recipient,
-      status: error.status,
-      diagnostic: error.diagnostic,
-      remoteMta: error.remote_mta,
-      originalMessageId: error.message_id,
-      originalSubject: error.subject,
-      arrivedAt: error.queued_at,
-      now: at,
-    });
-    const emailId = newEmailId();
-    const raw = await composeMessage({
-      from: { name: 'Mail Delivery System', email: bounce.from },
-      to: [{ name: '', email: bounce.to }],
-      cc: [],
-      subject: bounce.subject,
-      text: bounce.text,
-      messageId: `${emailId}@${domain}`,
-      ...(bounce.inReplyTo === undefined ? {} : { inReplyTo: bounce.inReplyTo }),
-      references: bounce.inReplyTo === undefined ? [] : [bounce.inReplyTo],
-      date: new Date(at),
-      attachments: [],
-      parts: [{ contentType: 'message/delivery-status', content: bounce.deliveryStatus }],
-    });
-    await blobs.put(rawKey(emailId), raw);
-    const job: InboundJob = {
-      v: 1,
-      type: 'inbound',
-      email_id: emailId,
-      raw_key: rawKey(emailId),
-      // A bounce has the null reverse-path (RFC 5321 §4.5.5): it is never bounced itself.
-      mail_from: '',
-      recipients: [sender],
-      auth: { spf: 'none', dkim: 'none', dmarc: 'none' },
-      received_at: at,
-    };
-    await queue.enqueue(TOPIC.inbound, emailId, job);
-  };
+  const handleError = bounceSender({ queue, blobs, metadata, domains: options.domains, now });
 
   const policy = {
     now,

@@ -64,10 +64,14 @@ t.test('a filed copy is on the backlog in the same write, searchable once draine
   t.same(await ports.queue.stats(TOPIC.changes), { size: 0, oldestAgeMs: 0 }, 'no change event');
 
   await ports.metadata.fileCopies([copy(0)]);
-  t.equal((await ports.metadata.unindexed(10)).length, 2, 'a copy filed again is not queued again');
+  t.same(
+    (await ports.metadata.unindexed(10)).map((c) => c.email_id),
+    [emailIdOf(0), emailIdOf(3), emailIdOf(0)],
+    'a copy filed again is queued again (its first index write may never have run)',
+  );
 
   const indexer = indexerOver(ports);
-  t.equal(await indexer.drainBacklog(), 2);
+  t.equal(await indexer.drainBacklog(), 3);
   t.same(await found(ports.search, 'word0'), [emailIdOf(0)]);
   t.same(await found(ports.search, 'word3 is:unread'), [emailIdOf(3)]);
   t.same(await ports.metadata.unindexed(10), [], 'taken off the backlog');

@@ -23,7 +23,7 @@ import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { BlobStore } from '../../ports.ts';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { GroupWrites, type GroupWritesOptions } from './group-writes.ts';
 import { settle } from './settle.ts';
 
 // Keys are built by the service, never taken from a request, but a bad one must not escape the root.
@@ -50,25 +50,29 @@ export interface FileBlobStoreOptions {
   readonly small?: {
     readonly db: DatabaseSync;
     readonly maxBytes: number;
-    readonly group?: GroupCommitOptions;
+    readonly group?: GroupWritesOptions;
   };
 }
 
 /** The SQLite table of small blobs. */
 class BlobTable {
   readonly maxBytes: number;
-  readonly #group: GroupCommit;
+  readonly #group: GroupWrites;
   readonly #put: StatementSync;
   readonly #get: StatementSync;
   readonly #delete: StatementSync;
 
-  constructor(db: DatabaseSync, maxBytes: number, group: GroupCommitOptions = {}) {
+  constructor(db: DatabaseSync, maxBytes: number, group: GroupWritesOptions = {}) {
     db.exec(SCHEMA);
     this.maxBytes = maxBytes;
-    this.#group = new GroupCommit(db, group);
+    this.#group = new GroupWrites(db, group);
     this.#put = db.prepare('INSERT OR REPLACE INTO blobs (key, data) VALUES (?, ?)');
     this.#get = db.prepare('SELECT data FROM blobs WHERE key = ?');
     this.#delete = db.prepare('DELETE FROM blobs WHERE key = ?');
+  }
+
+  closeWrites(): Promise<void> {
+    return this.#group.close();
   }
 
   put(key: string, data: Buffer): Promise<void> {
@@ -109,6 +113,11 @@ export class FileBlobStore implements BlobStore {
       options.small === undefined
         ? undefined
         : new BlobTable(options.small.db, options.small.maxBytes, options.small.group);
+  }
+
+  /** Stops taking writes; resolves once those submitted are committed (before the connection closes). */
+  async closeWrites(): Promise<void> {
+    await this.#small?.closeWrites();
   }
 
   #keep(key: string, data: Buffer): void {

@@ -75,24 +75,34 @@ export function openEmbeddedMail(options: EmbeddedMailOptions): EmbeddedMailPort
     checkpointers?.flags ?? (options.walCheckpoints === 'own' ? undefined : options.walCheckpoints);
   const group = (db: DatabaseSync, name: MailDbFile) =>
     flags === undefined ? {} : { beforeBegin: walWriter(db, flags, name, checkpointers?.failures(name)) };
+  const queue = new SqliteQueue(queueDb, options.now, {
+    yieldWhileBusyMs: QUEUE_YIELD_WHILE_BUSY_MS,
+    ...group(queueDb, 'queue'),
+  });
+  const metadata = new SqliteMetadataStore(metadataDb, options.now, group(metadataDb, 'metadata'));
+  const blobs = new FileBlobStore(join(dir, 'blobs'), {
+    fsync: sqlite.synchronous === 'full',
+    small: { db: blobsDb, maxBytes: SMALL_BLOB_BYTES, group: group(blobsDb, 'blobs') },
+  });
+  const search = new SqliteSearchIndex(searchDb, group(searchDb, 'search'));
+  const push = new SqlitePush(pushDb, { now: options.now, group: group(pushDb, 'push') });
   return {
-    queue: new SqliteQueue(queueDb, options.now, {
-      yieldWhileBusyMs: QUEUE_YIELD_WHILE_BUSY_MS,
-      ...group(queueDb, 'queue'),
-    }),
-    metadata: new SqliteMetadataStore(metadataDb, options.now, group(metadataDb, 'metadata')),
-    blobs: new FileBlobStore(join(dir, 'blobs'), {
-      fsync: sqlite.synchronous === 'full',
-      small: { db: blobsDb, maxBytes: SMALL_BLOB_BYTES, group: group(blobsDb, 'blobs') },
-    }),
-    search: new SqliteSearchIndex(searchDb, group(searchDb, 'search')),
-    push: new SqlitePush(pushDb, { now: options.now, group: group(pushDb, 'push') }),
+    queue,
+    metadata,
+    blobs,
+    search,
+    push,
     ...(flags === undefined ? {} : { walRestarts: flags }),
     ...(checkpointers === undefined ? {} : { walCheckpointers: checkpointers }),
+    /**
+     * Call after every other opening's writers stopped (the consumer thread's: mail.ts closes it
+     * first). The writes submitted commit, the connections close, and the checkpointers last:
+     * no writer is left to take a restart's flag, and the final copy-back is their threads'.
+     */
     async close() {
-      // The checkpointers first: their threads hold connections to the files.
-      await checkpointers?.close();
+      await Promise.all([queue, metadata, blobs, search, push].map((port) => port.closeWrites()));
       for (const db of [queueDb, metadataDb, searchDb, pushDb, blobsDb]) if (db.isOpen) db.close();
+      await checkpointers?.close();
     },
   };
 }

@@ -39,6 +39,9 @@ CREATE INDEX IF NOT EXISTS messages_by_thread ON ${table} (user_id, thread_id, e
 `;
 }
 
+/** Everything but the stored summary, which only lists read. */
+export const MESSAGE_COLUMNS = 'user_id, email_id, folder_id, thread_id, is_read, received_at, doc';
+
 export const METADATA_SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
   user_id TEXT PRIMARY KEY,
@@ -65,7 +68,7 @@ CREATE TABLE IF NOT EXISTS attachments (
 ) WITHOUT ROWID;
 -- Copies filed and not yet in search.db, oldest first: a queue, not a user's data (its key is
 -- not user_id), kept here so that a copy and its entry are one write. AUTOINCREMENT: a seq is
--- never reused, so markIndexed's range takes only what its batch read.
+-- never reused, so a key markIndexed takes back is never another entry's.
 CREATE TABLE IF NOT EXISTS index_backlog (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id TEXT NOT NULL,

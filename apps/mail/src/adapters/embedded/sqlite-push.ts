@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PushEvent } from '../../core/events.ts';
 import type { Push, PushRecord, PushedEvent } from '../../ports.ts';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { GroupWrites, type GroupWritesOptions } from './group-writes.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -27,7 +27,7 @@ export interface SqlitePushOptions {
   readonly now?: () => number;
   /** How long the backlog keeps an event (default 7 days). */
   readonly retentionMs?: number;
-  readonly group?: GroupCommitOptions;
+  readonly group?: GroupWritesOptions;
 }
 
 const PRUNE_EVERY = 1000;
@@ -35,7 +35,7 @@ const PRUNE_EVERY = 1000;
 export class SqlitePush implements Push {
   readonly #emitter = new EventEmitter();
   readonly #observers = new Set<(userId: string, record: PushRecord) => void>();
-  readonly #group: GroupCommit;
+  readonly #group: GroupWrites;
   readonly #now: () => number;
   readonly #retentionMs: number;
   readonly #insert: StatementSync;
@@ -46,7 +46,7 @@ export class SqlitePush implements Push {
 
   constructor(db: DatabaseSync, options: SqlitePushOptions = {}) {
     db.exec(SCHEMA);
-    this.#group = new GroupCommit(db, options.group);
+    this.#group = new GroupWrites(db, options.group);
     this.#emitter.setMaxListeners(0);
     this.#now = options.now ?? Date.now;
     this.#retentionMs = options.retentionMs ?? 7 * 24 * 3_600_000;
@@ -56,6 +56,11 @@ export class SqlitePush implements Push {
     );
     this.#prune = db.prepare('DELETE FROM push_events WHERE at < ?');
     this.#latest = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM push_events WHERE user_id = ?');
+  }
+
+  /** Stops taking writes; resolves once those submitted are committed (before the connection closes). */
+  closeWrites(): Promise<void> {
+    return this.#group.close();
   }
 
   publish(userId: string, event: PushEvent): Promise<void> {

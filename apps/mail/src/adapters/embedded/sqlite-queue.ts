@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Topic } from '../../core/events.ts';
 import type { Job, Queue, QueueStats } from '../../ports.ts';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { GroupWrites, type GroupWritesOptions } from './group-writes.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -34,7 +34,7 @@ interface JobRow {
 }
 
 export class SqliteQueue implements Queue {
-  readonly #group: GroupCommit;
+  readonly #group: GroupWrites;
   readonly #now: () => number;
   readonly #ready = new EventEmitter();
   readonly #insert: StatementSync;
@@ -49,11 +49,11 @@ export class SqliteQueue implements Queue {
 
   /**
    * `yieldWhileBusyMs`: the group commit waits for another connection's write lock on the event
-   * loop for that long first (see GroupCommit): smtp-in's enqueues and the consumer thread's
+   * loop for that long first (see GroupWrites): smtp-in's enqueues and the consumer thread's
    * claims and acks share queue.db's lock.
    */
-  constructor(db: DatabaseSync, now: () => number = Date.now, options: GroupCommitOptions = {}) {
-    this.#group = new GroupCommit(db, options);
+  constructor(db: DatabaseSync, now: () => number = Date.now, options: GroupWritesOptions = {}) {
+    this.#group = new GroupWrites(db, options);
     this.#now = now;
     db.exec(SCHEMA);
     this.#ready.setMaxListeners(0);
@@ -141,6 +141,11 @@ export class SqliteQueue implements Queue {
       .then(() => {
         this.#ready.emit(topic);
       });
+  }
+
+  /** Stops taking writes; resolves once those submitted are committed (before the connection closes). */
+  closeWrites(): Promise<void> {
+    return this.#group.close();
   }
 
   stats(topic: Topic): Promise<QueueStats> {

@@ -10,7 +10,7 @@ import type { Address } from '../../core/address.ts';
 import type { SearchDocument } from '../../core/events.ts';
 import type { SearchQuery } from '../../core/search-query.ts';
 import type { SearchHit, SearchIndex } from '../../ports.ts';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { GroupWrites, type GroupWritesOptions } from './group-writes.ts';
 import { settle } from './settle.ts';
 
 const SCHEMA = `
@@ -69,9 +69,9 @@ export const ADD_NEW_BUSY_MS = 50;
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
-  readonly #group: GroupCommit;
+  readonly #group: GroupWrites;
   /** addNew's own group: it waits briefly for another process's lock (see ADD_NEW_BUSY_MS). */
-  readonly #newGroup: GroupCommit;
+  readonly #newGroup: GroupWrites;
   readonly #idOf: StatementSync;
   readonly #insertDoc: StatementSync;
   readonly #insertNewDoc: StatementSync;
@@ -80,10 +80,10 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly #insertFts: StatementSync;
   readonly #deleteFts: StatementSync;
 
-  constructor(db: DatabaseSync, group: GroupCommitOptions = {}) {
+  constructor(db: DatabaseSync, group: GroupWritesOptions = {}) {
     this.#db = db;
-    this.#group = new GroupCommit(db, group);
-    this.#newGroup = new GroupCommit(db, { ...group, busyTimeoutMs: ADD_NEW_BUSY_MS });
+    this.#group = new GroupWrites(db, group);
+    this.#newGroup = new GroupWrites(db, { ...group, busyTimeoutMs: ADD_NEW_BUSY_MS });
     db.exec(SCHEMA);
     this.#idOf = db.prepare('SELECT id FROM docs WHERE user_id = ? AND email_id = ?');
     this.#insertDoc = db.prepare(
@@ -103,6 +103,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   // Each a write of the group commit: atomic without a transaction of its own.
+  /** Stops taking writes; resolves once those submitted are committed (before the connection closes). */
+  async closeWrites(): Promise<void> {
+    await Promise.all([this.#group.close(), this.#newGroup.close()]);
+  }
+
   upsert(doc: SearchDocument): Promise<void> {
     return this.#group.run(() => {
       const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;

@@ -11,7 +11,8 @@
  *
  * The WAL restarts as the kit's writers do it (`WalCheckpointer#takeRestart`, `walCopyBack`):
  * the checkpointers live on the main thread, the writers on two (main, consumer), so a request is a
- * flag of shared memory a file, taken by whichever connection begins a group commit next; it
+ * flag of shared memory a file, raised at the round that asks for it (`WalCheckpointer#onRound`)
+ * and taken by whichever connection begins a group commit next, just before its BEGIN; it
  * copies back the few frames since the round on its own connection, and its transaction starts
  * the WAL over.
  */
@@ -36,14 +37,11 @@ export function walRestartFlags(): WalRestartFlags {
 
 /** How often a checkpointer copies back (as the exchange's journal and the leaderboard's win log). */
 const CHECKPOINT_EVERY_MS = 1000;
-/** How often the main thread asks the checkpointers for a restart and raises the flags. */
-const RESTART_POLL_MS = 100;
 
 /** The five checkpointers of a data directory's mail files, and the restart flags they raise. */
 export class MailWalCheckpointers {
   readonly flags: WalRestartFlags;
   readonly #checkpointers: ReadonlyMap<MailDbFile, WalCheckpointer>;
-  readonly #poll: NodeJS.Timeout;
 
   /** The files must exist (opened, in WAL mode) before: a checkpointer's thread opens them. */
   constructor(
@@ -58,13 +56,12 @@ export class MailWalCheckpointers {
         new WalCheckpointer(join(dir, `${name}.db`), synchronous, options.intervalMs ?? CHECKPOINT_EVERY_MS),
       ]),
     );
-    this.#poll = setInterval(() => this.#raise(), RESTART_POLL_MS);
-    this.#poll.unref();
-  }
-
-  #raise(): void {
+    // A round that asks for a restart raises its file's flag at once (the writers cannot ask).
     MAIL_DB_FILES.forEach((name, i) => {
-      if (this.#checkpointers.get(name)?.takeRestart() === true) Atomics.store(this.flags, i, 1);
+      const checkpointer = this.#checkpointers.get(name);
+      checkpointer?.onRound(() => {
+        if (checkpointer.takeRestart()) Atomics.store(this.flags, i, 1);
+      });
     });
   }
 
@@ -79,15 +76,15 @@ export class MailWalCheckpointers {
     return Object.fromEntries(entries) as Record<MailDbFile, WalCheckpoints | undefined>;
   }
 
+  /** After every writer of the files stopped (both threads'): a writer's copy-back needs none. */
   async close(): Promise<void> {
-    clearInterval(this.#poll);
     await Promise.all([...this.#checkpointers.values()].map((c) => c.close()));
   }
 }
 
 /**
  * A writing connection's part: its automatic checkpoint off, and the hook its group commits run
- * before BEGIN (GroupCommitOptions.beforeBegin): the copy-back, when the file's flag is up.
+ * just before taking the lock (GroupWritesOptions.beforeBegin): the copy-back, when the file's flag is up.
  * `failures`: where a copy-back that failed is told (a warning when absent: the consumer thread).
  */
 export function walWriter(
