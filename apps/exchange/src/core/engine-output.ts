@@ -21,7 +21,7 @@ import type { AccountState, Retiring } from './order-manager.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
 import type { RetiredDigest } from './retired-digest.ts';
-import { exposureIn, holdingOf } from './holding.ts';
+import { holdingOf, placedExposure, type Holding } from './holding.ts';
 import { recordFill } from './risk.ts';
 import type { TradeTape } from './trade-tape.ts';
 import type { SessionClock } from './trading-hours.ts';
@@ -80,7 +80,7 @@ export function readOutput(
       case OUT_COMPLETED: {
         const order = target.orders.get(r[o + 3]!)!;
         order.status = 'completed';
-        finished(target, order);
+        finished(target, target.accounts.get(order.account)!, order);
         if (batch.record)
           batch.events.push({
             v: 1,
@@ -137,7 +137,7 @@ function fill(
     wallet.settleBuy(account.balances, holding, order.price, price, quantity);
     target.tapes.get(order.symbol)!.record(batch.at, price, quantity);
   } else wallet.settleSell(account.balances, holding, price, quantity);
-  recordFill(exposureIn(account, holding), target.clock.at(batch.at).day, quantity);
+  recordFill(placedExposure(account, holding), target.clock.at(batch.at).day, quantity);
   const execution: Execution = {
     id: target.nextExecutionId++,
     orderId,
@@ -166,10 +166,9 @@ function canceled(
 ): void {
   const account = target.accounts.get(order.account)!;
   order.status = 'canceled';
-  finished(target, order);
-  const holding = holdingOf(account, order.symbol);
+  const holding = finished(target, account, order);
   wallet.release(account.balances, holding, order.side, order.price, quantity);
-  exposureIn(account, holding).open -= quantity;
+  placedExposure(account, holding).open -= quantity;
   if (batch.record)
     batch.events.push({
       v: 1,
@@ -187,15 +186,17 @@ function canceled(
 
 /**
  * A filled or canceled order leaves the state: `retiring` takes it to the journal's store, its
- * client order id goes with it, and the digest keeps its trace.
+ * client order id goes with it, and the digest keeps its trace. Returns the order's holding.
  */
-function finished(target: OutputTarget, order: Order): void {
-  const account = target.accounts.get(order.account)!;
+function finished(target: OutputTarget, account: AccountState, order: Order): Holding {
+  const holding = holdingOf(account, order.symbol);
   account.open.delete(order.id);
+  holding.open.delete(order.id);
   target.orders.delete(order.id);
   if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
   target.retired.add(order);
   target.retiring.order(order);
+  return holding;
 }
 
 /**
@@ -214,8 +215,9 @@ function rejected(target: OutputTarget, code: number, orderId: number, expectedS
     const account = target.accounts.get(order.account)!;
     const holding = holdingOf(account, order.symbol);
     wallet.release(account.balances, holding, order.side, order.price, order.quantity);
-    exposureIn(account, holding).open -= order.quantity;
+    placedExposure(account, holding).open -= order.quantity;
     account.open.delete(orderId);
+    holding.open.delete(orderId);
     target.orders.delete(orderId);
   }
   const result = (Object.keys(RESULT) as Array<keyof typeof RESULT>).find((name) => RESULT[name] === code)!;

@@ -1,12 +1,12 @@
 /**
- * One account's state in one symbol: its position, its risk exposure and its self-trade bounds,
- * found with one map lookup per order instead of one per kind. Derived, not snapshotted: the
- * position and exposure are the very objects of the account's maps (which the snapshot keeps),
- * taken from them when the holding is made or the first time they exist; the bounds are made
- * again from the open orders at a restore.
+ * One account's state in one symbol: its position, its risk exposure, its open orders and its
+ * self-trade bounds, found with one map lookup per order instead of one per kind. Derived, not
+ * snapshotted: the position and exposure are the very objects of the account's maps (which the
+ * snapshot keeps), taken from them when the holding is made or the first time they exist; the
+ * open orders and bounds are made again from the account's open orders at a restore.
  */
 import { emptyExposure, type Exposure } from './risk.ts';
-import type { Bound } from './self-trade.ts';
+import type { Bound, Resting } from './self-trade.ts';
 import type { Balances, Position } from './wallet.ts';
 
 export interface Holding extends Bound {
@@ -15,6 +15,11 @@ export interface Holding extends Bound {
   position: Position | undefined;
   /** Its exposure, once it has placed an order in the symbol. */
   exposure: Exposure | undefined;
+  /**
+   * The account's open orders in the symbol, oldest first (those of its `open` map in this
+   * symbol): a self-trade scan reads these, not every symbol's.
+   */
+  readonly open: Map<number, Resting>;
 }
 
 /** What holds holdings: an account's balances, exposure per symbol, and holdings. */
@@ -34,6 +39,7 @@ export function holdingOf(owner: HoldingOwner, symbol: string): Holding {
       exposure: owner.exposure.get(symbol),
       minSell: Infinity,
       maxBuy: -Infinity,
+      open: new Map(),
     };
     owner.holdings.set(symbol, holding);
   }
@@ -45,7 +51,7 @@ export function knownExposure(owner: HoldingOwner, holding: Holding): Exposure |
   return (holding.exposure ??= owner.exposure.get(holding.symbol));
 }
 
-/** The exposure, made (in the account's map too) when there is none. */
+/** The exposure, made (in the account's map too) when there is none: for an order placed. */
 export function exposureIn(owner: HoldingOwner, holding: Holding): Exposure {
   let exposure = knownExposure(owner, holding);
   if (exposure === undefined) {
@@ -53,5 +59,15 @@ export function exposureIn(owner: HoldingOwner, holding: Holding): Exposure {
     owner.exposure.set(holding.symbol, exposure);
     holding.exposure = exposure;
   }
+  return exposure;
+}
+
+/**
+ * The exposure of a holding with an order placed (a fill, a cancel, an undone order): placing
+ * made it, so a missing one is a bug, and throws rather than start again from zero.
+ */
+export function placedExposure(owner: HoldingOwner, holding: Holding): Exposure {
+  const exposure = knownExposure(owner, holding);
+  if (exposure === undefined) throw new Error(`no exposure in ${holding.symbol}, which has an order placed`);
   return exposure;
 }

@@ -169,7 +169,7 @@ export class OrderManager {
     const risk = checkRisk(this.rules.limits, exposure, session.day, price, quantity);
     if (risk !== undefined) return { code: risk, detail: riskDetail(risk, this.rules.limits) };
     if (this.rules.selfTrade === 'cancel-incoming' && account !== undefined) {
-      const crossing = this.#selfCrossing(account, holding!, side, price);
+      const crossing = this.#selfCrossing(holding!, side, price);
       if (crossing.length > 0) {
         return {
           code: 'EX_SELF_TRADE',
@@ -297,9 +297,9 @@ export class OrderManager {
     return account;
   }
 
-  #selfCrossing(account: AccountState, holding: Holding, side: Side, price: number): number[] {
+  #selfCrossing(holding: Holding, side: Side, price: number): number[] {
     if (!mayCross(holding, side, price)) return [];
-    return scanCrossing(holding, holding.symbol, side, price, account.open.values());
+    return scanCrossing(holding, side, price, holding.open.values());
   }
 
   #newOrder(command: NewOrder): Refusal | undefined {
@@ -318,8 +318,7 @@ export class OrderManager {
     const holding = holdingOf(account, symbol);
     this.nextOrderId = Math.max(this.nextOrderId, orderId + 1);
     if (this.rules.selfTrade === 'cancel-resting') {
-      for (const id of this.#selfCrossing(account, holding, side, price))
-        this.#engineCancel(id, 'self-trade');
+      for (const id of this.#selfCrossing(holding, side, price)) this.#engineCancel(id, 'self-trade');
     }
     const { clientOrderId } = command;
     const fields = {
@@ -339,6 +338,7 @@ export class OrderManager {
     this.orders.set(orderId, order);
     this.placed = order;
     account.open.set(orderId, order);
+    holding.open.set(orderId, order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
     boundOpened(holding, side, price);

@@ -25,11 +25,6 @@ export function crosses(side: 'buy' | 'sell', price: number, resting: Resting): 
   return side === 'buy' ? resting.price <= price : resting.price >= price;
 }
 
-/** An open order of the account, in any symbol. */
-export interface OpenOrder extends Resting {
-  readonly symbol: string;
-}
-
 /** Per account and symbol (a holding, holding.ts): bounds of its open orders' prices. */
 export interface Bound {
   /** Of the open sells' prices, a lower bound (Infinity: none); of the open buys', an upper one. */
@@ -57,21 +52,20 @@ export function mayCross(bound: Bound, side: 'buy' | 'sell', price: number): boo
 }
 
 /**
- * The ids of the account's `open` orders in `symbol` that an order on `side` at `price` would
- * meet, oldest first; on the way, in the same pass, the symbol's bound becomes exact again.
+ * The ids of `open` (the account's open orders in the bound's symbol, and only those) that an
+ * order on `side` at `price` would meet, oldest first; on the way, in the same pass, the bound
+ * becomes exact again.
  */
 export function scanCrossing(
   bound: Bound,
-  symbol: string,
   side: 'buy' | 'sell',
   price: number,
-  open: Iterable<OpenOrder>,
+  open: Iterable<Resting>,
 ): number[] {
   let minSell = Infinity;
   let maxBuy = -Infinity;
   const ids: number[] = [];
   for (const order of open) {
-    if (order.symbol !== symbol) continue;
     if (order.side === 'sell') {
       if (order.price < minSell) minSell = order.price;
     } else if (order.price > maxBuy) maxBuy = order.price;

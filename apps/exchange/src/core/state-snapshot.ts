@@ -128,8 +128,11 @@ export function restoreState(
           : ClientOrderIds.restore(a.clientOrderIds[0], a.clientOrderIds[1]),
       holdings: new Map(),
     };
-    for (const order of account.open.values())
-      boundOpened(holdingOf(account, order.symbol), order.side, order.price);
+    for (const order of account.open.values()) {
+      const holding = holdingOf(account, order.symbol);
+      holding.open.set(order.id, order);
+      boundOpened(holding, order.side, order.price);
+    }
     manager.accounts.set(a.id, account);
   }
   return manager;

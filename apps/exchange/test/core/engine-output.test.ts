@@ -50,3 +50,24 @@ t.test('an engine reject of a cancel answers the spec result and leaves the orde
   t.match(desk.get(id), { status: 'new', remainingQuantity: 5 });
   t.same(desk.cash('alice'), { available: 9_500, reserved: 500 });
 });
+
+t.test(
+  'a cancel or fill of an order whose exposure is missing throws, not starts it again at zero',
+  async (t) => {
+    const desk = new Desk();
+    desk.deposit('alice', 10_000);
+    desk.deposit('bob', 0, { AAPL: 100 });
+    const buy = desk.order('alice', { side: 'buy', price: 100, quantity: 5 }) as number;
+    desk.order('bob', { side: 'sell', price: 101, quantity: 5 });
+    // A bug that lost the exposures: the state no longer knows what the orders placed.
+    for (const id of ['alice', 'bob']) {
+      const account = desk.manager.account(id)!;
+      account.exposure.delete('AAPL');
+      account.holdings.get('AAPL')!.exposure = undefined;
+    }
+    t.throws(() => desk.cancel('alice', buy), /no exposure in AAPL/);
+    desk.deposit('carol', 10_000);
+    const take = { side: 'buy', price: 101, quantity: 5 } as const;
+    t.throws(() => desk.order('carol', take), /no exposure in AAPL/, 'the seller of a fill');
+  },
+);

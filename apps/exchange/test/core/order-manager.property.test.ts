@@ -107,6 +107,19 @@ function run(desk: Desk, s: Step): void {
   }
 }
 
+/** Each holding's open orders are its account's open orders in the symbol, oldest first. */
+function holdingsBroken(m: Desk['manager']): string | undefined {
+  for (const a of m.accounts.values()) {
+    for (const symbol of SYMBOLS) {
+      const want = [...a.open.values()].filter((o) => o.symbol === symbol).map((o) => o.id);
+      const got = [...(a.holdings.get(symbol)?.open.keys() ?? [])];
+      if (want.join() !== got.join())
+        return `${a.id} ${symbol}: holding open [${got.join()}], open [${want.join()}]`;
+    }
+  }
+  return undefined;
+}
+
 /** The invariants; returns the first one broken, with the values, or undefined. */
 function broken(
   desk: Desk,
@@ -162,6 +175,8 @@ function broken(
     if ((shares.get(symbol) ?? 0) !== (deposited.shares.get(symbol) ?? 0))
       return `${symbol} shares not conserved`;
   }
+  const holdings = holdingsBroken(m);
+  if (holdings !== undefined) return holdings;
   for (const engine of m.engines.values()) {
     if (engine.book.bestBid() >= engine.book.bestAsk()) return `${engine.spec.symbol}: crossed book`;
   }
@@ -215,6 +230,9 @@ for (const selfTrade of ['cancel-resting', 'cancel-incoming', 'allow'] as const)
               const problem = broken(desk, deposited, selfTrade);
               if (problem !== undefined)
                 throw new Error(`after step ${i} (${JSON.stringify(s)}): ${problem}`);
+              const restoredProblem = restored === undefined ? undefined : holdingsBroken(restored.manager);
+              if (restoredProblem !== undefined)
+                throw new Error(`restored, after step ${i}: ${restoredProblem}`);
             }
             if (stateDigest(restored!.manager) !== stateDigest(desk.manager))
               throw new Error(`restored at ${at}: digests differ at the end`);

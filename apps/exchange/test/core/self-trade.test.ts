@@ -29,7 +29,7 @@ t.test('crossing is by price against the other side', async (t) => {
     { id: 3, symbol: 'AAPL', side: 'sell' as const, price: 100 },
     { id: 5, symbol: 'AAPL', side: 'sell' as const, price: 101 },
   ];
-  t.same(scanCrossing(noBound(), 'AAPL', 'buy', 100, resting), [3, 7], 'oldest first');
+  t.same(scanCrossing(noBound(), 'buy', 100, resting), [3, 7], 'oldest first');
 });
 
 t.test('bounds answer "cannot cross" without a scan, and never wrongly', async (t) => {
@@ -43,13 +43,13 @@ t.test('bounds answer "cannot cross" without a scan, and never wrongly', async (
   t.ok(mayCross(bound, 'sell', 95));
   t.notOk(mayCross(bound, 'sell', 96));
   // The 105 sell went: a scan of what is open tightens the bound.
-  t.same(scanCrossing(bound, 'AAPL', 'buy', 105, [{ id: 2, symbol: 'AAPL', side: 'sell', price: 110 }]), []);
+  t.same(scanCrossing(bound, 'buy', 105, [{ id: 2, side: 'sell', price: 110 }]), []);
   t.notOk(mayCross(bound, 'buy', 109));
   t.notOk(mayCross(bound, 'sell', 1), 'no open buys left');
 });
 
 t.test(
-  'a scan answers what selfCrossing does, of the symbol only, and leaves the bounds exact',
+  "a scan of the symbol's open orders answers what selfCrossing does and leaves the bounds exact",
   async (t) => {
     const open = [
       { id: 7, symbol: 'AAPL', side: 'sell' as const, price: 98 },
@@ -72,11 +72,7 @@ t.test(
       ['sell', 96],
       ['buy', 101],
     ] as const)
-      t.same(
-        scanCrossing(bound, 'AAPL', side, price, open),
-        selfCrossing(side, price, aapl),
-        `${side} at ${price}`,
-      );
+      t.same(scanCrossing(bound, side, price, aapl), selfCrossing(side, price, aapl), `${side} at ${price}`);
     t.notOk(mayCross(bound, 'buy', 97), 'the sells start at 98');
     t.ok(mayCross(bound, 'buy', 98));
     t.notOk(mayCross(bound, 'sell', 98), 'the buys end at 97');
