@@ -37,6 +37,10 @@ export function ensureFinishedOrderStore(db: DatabaseSync): void {
       id INTEGER NOT NULL,
       PRIMARY KEY (account, client_order_id, id)
     ) WITHOUT ROWID;
+    -- A restart from a snapshot reads the ClOrdIDs of the day's orders, a range of ids: without
+    -- this the whole table was read (206–290 ms at 2 M rows). Ids grow, so each snapshot's rows
+    -- go at its right-hand end.
+    CREATE INDEX IF NOT EXISTS finished_by_client_id_by_id ON finished_by_client_id (id);
   `);
   // A journal from before: the orders' own indexes by account and by ClOrdID.
   const old = () =>
@@ -118,7 +122,8 @@ export class FinishedOrderReads {
       "SELECT id, body->>'creationTime' AS at FROM finished_orders WHERE id >= ? ORDER BY id LIMIT 1",
     );
     // The ClOrdIDs' own table: a journal of orders without one (REST, the pipeline) has none to
-    // read, where a range of finished_orders would read every order of the day, bodies and all.
+    // read, where a range of finished_orders would read every order of the day, bodies and all;
+    // its index by id (which holds the account and ClOrdID too) reads the range alone.
     this.#clientIdsFrom = db.prepare(
       'SELECT account, client_order_id AS clientOrderId FROM finished_by_client_id WHERE id >= ?',
     );

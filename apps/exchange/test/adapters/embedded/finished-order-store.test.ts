@@ -36,3 +36,19 @@ t.test('the client order ids of the orders created from a time on: found by bise
   }
   db.close();
 });
+
+t.test(
+  'the client order ids from an id on are an indexed range read, not a read of the whole table',
+  async (t) => {
+    const db = new DatabaseSync(':memory:');
+    new FinishedOrderReads(db);
+    const plan = db
+      .prepare('EXPLAIN QUERY PLAN SELECT account, client_order_id FROM finished_by_client_id WHERE id >= ?')
+      .all(1) as Array<{ detail: string }>;
+    t.match(
+      plan.map((row) => row.detail).join('; '),
+      /USING COVERING INDEX finished_by_client_id_by_id \(id>\?\)/,
+    );
+    db.close();
+  },
+);
