@@ -82,7 +82,11 @@ t.test('an old journal opens, is migrated once, and reads the same', (t) => {
   oldJournal(file);
   const db = openSqlite(file);
   const reads = new JournalReads(db);
-  t.same(names(db), [], "the old indexes are gone (the tables' keys answer the reads)");
+  t.same(
+    names(db),
+    ['finished_by_client_id_by_id'],
+    "the old indexes are gone (the tables' keys answer the reads); the ClOrdIDs' range read has its own",
+  );
   t.same(
     reads.executionsOf('a', undefined, []).map((e) => [e.id, e.orderId, e.seq, e.account]),
     [
