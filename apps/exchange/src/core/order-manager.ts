@@ -1,18 +1,19 @@
 /**
  * The order manager with the engines it feeds: the exchange's whole state as one deterministic
- * state machine. The pipeline asks it to `check…` a request (pure: the gateway's rules, the kill
- * switch, the session, risk, self-trade and the wallet, in that order, nothing changed), then
- * stamps the command with the next sequence number, journals it, and `apply`s it. `apply` changes
- * state and returns events; applying the journal in order rebuilds the same state exactly.
+ * state machine. The pipeline asks it to `check…` a request (command-checks.ts: pure, nothing
+ * changed), then stamps the command with the next sequence number, journals it, and `apply`s it.
+ * `apply` changes state and returns events; applying the journal in order rebuilds the same
+ * state exactly.
  *
- * State per account: balances (wallet.ts), exposure per symbol (risk.ts), open orders and their
- * client order ids; per account and symbol a holding (holding.ts) finds the position, exposure
- * and self-trade bounds with one lookup. Per symbol: the matching engine and the trade tape. Executions, and orders
- * once filled or canceled, leave the state as they happen (the events carry them to the
- * journal's store, which the checks ask through `finished`), handed to `retiring` and folded
- * into `retired`, so the state digest still covers them.
+ * State per account (account-state.ts): balances (wallet.ts), exposure per symbol (risk.ts), open
+ * orders and their client order ids; per account and symbol a holding (holding.ts) finds the
+ * position, exposure, open orders and self-trade bounds with one lookup. Per symbol: the matching
+ * engine and the trade tape. Executions, and orders once filled or canceled, leave the state as
+ * they happen (leaving-state.ts: the journal's store keeps them, and the checks ask it through
+ * `finished`), handed to `retiring` and folded into `retired`, so the state digest still covers
+ * them.
  */
-import { ClientOrderIds } from './client-order-ids.ts';
+import { newAccount, type AccountState } from './account-state.ts';
 import { MSG_CANCEL, MSG_NEW, SIDE_BUY, SIDE_SELL } from './codes.ts';
 import { readOutput, type Batch } from './engine-output.ts';
 import { MatchingEngine } from './engine.ts';
@@ -23,17 +24,18 @@ import type {
   Command,
   Deposit,
   ExchangeEvent,
-  Execution,
   KillSwitch,
   NewOrder,
   Order,
   Side,
 } from './messages.ts';
-import { checkOrderShape, type OrderRequest, type Refusal } from './order-checks.ts';
-import { exposureIn, holdingOf, knownExposure, type Holding } from './holding.ts';
-import { checkRisk, type Exposure, type RiskLimits } from './risk.ts';
+import { checkCancel, checkDeposit, checkNewOrder, finishedOnDay } from './command-checks.ts';
+import type { OrderRequest, Refusal } from './order-checks.ts';
+import { exposureIn, holdingOf } from './holding.ts';
+import type { RiskLimits } from './risk.ts';
+import { NO_FINISHED, NO_RETIRING, type FinishedOrders, type Retiring } from './leaving-state.ts';
 import { RetiredDigest } from './retired-digest.ts';
-import { boundOpened, mayCross, scanCrossing, type SelfTradeMode } from './self-trade.ts';
+import { boundOpened, selfCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
 import { TradeTape } from './trade-tape.ts';
 import { SessionClock, type TradingHours } from './trading-hours.ts';
@@ -47,38 +49,8 @@ export interface ExchangeRules {
   readonly selfTrade: SelfTradeMode;
 }
 
-export interface AccountState {
-  readonly id: string;
-  readonly balances: wallet.Balances;
-  readonly exposure: Map<string, Exposure>;
-  /** Open orders, oldest first. */
-  readonly open: Map<number, Order>;
-  killed: boolean;
-  /** Today's client order ids (FIX ClOrdID) of open orders and the orders they placed. */
-  readonly clientOrderIds: ClientOrderIds;
-  /** Derived (not snapshotted): per symbol, the position, exposure and self-trade bounds. */
-  readonly holdings: Map<string, Holding>;
-}
-
-/** The finished orders (not state: the journal's store keeps them), as the checks ask for them. */
-export interface FinishedOrders {
-  order(id: number): Order | undefined;
-  /** The account's finished orders placed under a client order id, oldest first. */
-  byClientId(account: string, clientOrderId: string): readonly Order[];
-}
-
-const NO_FINISHED: FinishedOrders = { order: () => undefined, byClientId: () => [] };
-
-/**
- * Where what leaves the state goes, as it leaves (replays included: unlike events, never turned
- * off). The service hands it to the journal, which holds it until the next snapshot stores it.
- */
-export interface Retiring {
-  order(order: Order): void;
-  execution(execution: Execution): void;
-}
-
-export const NO_RETIRING: Retiring = { order: () => {}, execution: () => {} };
+export type { AccountState } from './account-state.ts';
+export { NO_RETIRING, type FinishedOrders, type Retiring } from './leaving-state.ts';
 
 export interface Applied {
   readonly events: ExchangeEvent[];
@@ -136,62 +108,7 @@ export class OrderManager {
 
   /** Everything a new order must pass before it is sequenced; undefined when it may go. */
   checkNewOrder(accountId: string, request: OrderRequest, at: number): Refusal | undefined {
-    const engine = this.engines.get(request.symbol);
-    const shape = checkOrderShape(engine?.spec, request);
-    if (shape !== undefined) return shape;
-    const { symbol, side, price, quantity } = request;
-    const account = this.accounts.get(accountId);
-    if (account?.killed === true) {
-      return { code: 'EX_KILL_SWITCH', detail: `account ${accountId} is suspended by its kill switch` };
-    }
-    const session = this.clock.at(at);
-    const { clientOrderId } = request;
-    if (clientOrderId !== undefined && account !== undefined) {
-      const placed =
-        account.clientOrderIds.find(session.day, clientOrderId) ??
-        this.#finishedByClientId(accountId, clientOrderId, session.day)?.id;
-      if (placed !== undefined) {
-        return {
-          code: 'EX_DUPLICATE_CLIENT_ORDER_ID',
-          detail: `client order id ${clientOrderId} placed order ${placed} today`,
-          extra: { orderId: placed },
-        };
-      }
-    }
-    if (!session.open)
-      return {
-        code: 'EX_MARKET_CLOSED',
-        detail: 'the market is closed: orders are taken during the trading session only',
-      };
-    // A holding is derived state: making one here changes nothing a snapshot or digest sees.
-    const holding = account === undefined ? undefined : holdingOf(account, symbol);
-    const exposure = holding === undefined ? undefined : knownExposure(account!, holding);
-    const risk = checkRisk(this.rules.limits, exposure, session.day, price, quantity);
-    if (risk !== undefined) return { code: risk, detail: riskDetail(risk, this.rules.limits) };
-    if (this.rules.selfTrade === 'cancel-incoming' && account !== undefined) {
-      const crossing = this.#selfCrossing(holding!, side, price);
-      if (crossing.length > 0) {
-        return {
-          code: 'EX_SELF_TRADE',
-          detail: `the order would trade with your own resting order ${crossing[0]}`,
-          extra: { restingOrderIds: crossing },
-        };
-      }
-    }
-    const funds =
-      account === undefined
-        ? wallet.canReserve(wallet.emptyBalances(), undefined, side, price, quantity)
-        : wallet.canReserve(account.balances, holding, side, price, quantity);
-    if (funds === 'EX_INSUFFICIENT_FUNDS') {
-      return {
-        code: funds,
-        detail: `a buy of ${quantity} at ${price} needs ${price * quantity} of available cash`,
-      };
-    }
-    if (funds === 'EX_INSUFFICIENT_SHARES') {
-      return { code: funds, detail: `a sell of ${quantity} ${symbol} needs ${quantity} available shares` };
-    }
-    return undefined;
+    return checkNewOrder(this, accountId, request, at);
   }
 
   /** The order an account placed today (the trading day of `at`) under a client order id. */
@@ -200,29 +117,11 @@ export class OrderManager {
     const id = this.accounts.get(accountId)?.clientOrderIds.find(day, clientOrderId);
     // A snapshot from before the bounded state also lists finished orders' ids: those are stored.
     const open = id === undefined ? undefined : this.orders.get(id);
-    return open ?? this.#finishedByClientId(accountId, clientOrderId, day);
-  }
-
-  /** The finished order placed on `day` under a client order id (the first, as ClientOrderIds keeps). */
-  #finishedByClientId(accountId: string, clientOrderId: string, day: string): Order | undefined {
-    for (const order of this.finished.byClientId(accountId, clientOrderId))
-      if (this.clock.at(order.creationTime).day === day) return order;
-    return undefined;
+    return open ?? finishedOnDay(this, accountId, clientOrderId, day);
   }
 
   checkCancel(accountId: string, orderId: number): Refusal | undefined {
-    const order = this.orders.get(orderId) ?? this.finished.order(orderId);
-    if (order === undefined || order.account !== accountId) {
-      return { code: 'EX_ORDER_NOT_FOUND', detail: `you have no order ${orderId}` };
-    }
-    if (order.status !== 'new') {
-      return {
-        code: 'EX_CANNOT_CANCEL_ALREADY_MATCHED',
-        detail: `order ${orderId} is ${order.status}, no longer in the book`,
-        extra: { result: 'CANNOT_CANCEL_ALREADY_MATCHED' },
-      };
-    }
-    return undefined;
+    return checkCancel(this, accountId, orderId);
   }
 
   checkDeposit(
@@ -230,19 +129,7 @@ export class OrderManager {
     cash: number,
     shares: Readonly<Record<string, number>>,
   ): Refusal | undefined {
-    const unknown = Object.keys(shares).find((s) => !this.engines.has(s));
-    if (unknown !== undefined)
-      return { code: 'EX_UNKNOWN_SYMBOL', detail: `no symbol ${unknown} is traded here` };
-    const refusal = wallet.checkDeposit(this.accounts.get(accountId)?.balances, cash, shares);
-    if (refusal === 'EX_INVALID_DEPOSIT') {
-      return {
-        code: refusal,
-        detail: 'a deposit is non-negative whole amounts of cash and shares, not all zero',
-      };
-    }
-    if (refusal === 'EX_BALANCE_OVERFLOW')
-      return { code: refusal, detail: 'the balance would pass 2^53 - 1' };
-    return undefined;
+    return checkDeposit(this, accountId, cash, shares);
   }
 
   /**
@@ -283,23 +170,10 @@ export class OrderManager {
   #accountOf(id: string): AccountState {
     let account = this.accounts.get(id);
     if (account === undefined) {
-      account = {
-        id,
-        balances: wallet.emptyBalances(),
-        exposure: new Map(),
-        open: new Map(),
-        killed: false,
-        clientOrderIds: new ClientOrderIds(),
-        holdings: new Map(),
-      };
+      account = newAccount(id);
       this.accounts.set(id, account);
     }
     return account;
-  }
-
-  #selfCrossing(holding: Holding, side: Side, price: number): number[] {
-    if (!mayCross(holding, side, price)) return [];
-    return scanCrossing(holding, side, price, holding.open.values());
   }
 
   #newOrder(command: NewOrder): Refusal | undefined {
@@ -318,7 +192,7 @@ export class OrderManager {
     const holding = holdingOf(account, symbol);
     this.nextOrderId = Math.max(this.nextOrderId, orderId + 1);
     if (this.rules.selfTrade === 'cancel-resting') {
-      for (const id of this.#selfCrossing(holding, side, price)) this.#engineCancel(id, 'self-trade');
+      for (const id of selfCrossing(holding, side, price)) this.#engineCancel(id, 'self-trade');
     }
     const { clientOrderId } = command;
     const fields = {
@@ -408,10 +282,4 @@ export class OrderManager {
     engine.submit(engine.nextSeq, MSG_CANCEL, orderId, 0, 0, 0);
     return readOutput(this, engine, reason, this.#batch);
   }
-}
-
-function riskDetail(code: NonNullable<ReturnType<typeof checkRisk>>, limits: RiskLimits): string {
-  if (code === 'EX_RISK_MAX_ORDER_SIZE') return `an order may be for at most ${limits.maxQuantity} shares`;
-  if (code === 'EX_RISK_MAX_NOTIONAL') return `price × quantity may be at most ${limits.maxNotional}`;
-  return `at most ${limits.dailyCap} shares of one symbol per account per day (filled plus open)`;
 }

@@ -75,3 +75,13 @@ export function scanCrossing(
   bound.maxBuy = maxBuy;
   return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
 }
+
+/** The ids of the holding's open orders an order on `side` at `price` would meet, oldest first. */
+export function selfCrossing(
+  holding: Bound & { readonly open: Map<number, Resting> },
+  side: 'buy' | 'sell',
+  price: number,
+): number[] {
+  if (!mayCross(holding, side, price)) return [];
+  return scanCrossing(holding, side, price, holding.open.values());
+}
