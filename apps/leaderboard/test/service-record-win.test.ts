@@ -1,29 +1,11 @@
 import type { TraceScope } from '@tessera/kit';
 import t from 'tap';
 import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
-import type { NewWin, Win } from '../src/core/win.ts';
-import type { AppendResult, ArchiveStore, ProfileStore, RankingStore, WinLog } from '../src/ports.ts';
+import type { ArchiveStore, ProfileStore, RankingStore } from '../src/ports.ts';
 import { LeaderboardService, type RecordedWin } from '../src/service.ts';
+import { ListWinLog } from './helpers/list-win-log.ts';
 
 const PERIOD = '2026-11';
-
-/** A win log that knows its match ids, as the real ones do. */
-class MatchWinLog implements WinLog {
-  readonly wins: Win[] = [];
-  append(win: NewWin): Promise<AppendResult> {
-    const original = this.wins.find((w) => win.matchId !== undefined && w.matchId === win.matchId);
-    if (original !== undefined) return Promise.resolve({ win: original, duplicate: true });
-    const recorded = { ...win, seq: this.wins.length + 1 };
-    this.wins.push(recorded);
-    return Promise.resolve({ win: recorded, duplicate: false });
-  }
-  async *read(): AsyncIterable<readonly Win[]> {
-    yield this.wins;
-  }
-  periods = () => Promise.resolve([PERIOD]);
-  lastSeq = () => Promise.resolve(this.wins.length);
-  close = () => Promise.resolve();
-}
 
 const noArchive = { isArchived: () => Promise.resolve(false) } as unknown as ArchiveStore;
 const noProfiles = {} as ProfileStore;
@@ -31,7 +13,7 @@ const noProfiles = {} as ProfileStore;
 /** The same updates, a retry and a conflicting match id: the answers, or the failure's code. */
 async function updates(rankings: RankingStore, trace?: TraceScope): Promise<Array<RecordedWin | string>> {
   const service = new LeaderboardService({
-    ports: { winLog: new MatchWinLog(), rankings, archive: noArchive, profiles: noProfiles },
+    ports: { winLog: new ListWinLog(PERIOD), rankings, archive: noArchive, profiles: noProfiles },
     now: () => Date.UTC(2026, 10, 15),
     periodOf: () => PERIOD,
     cacheTopList: true,
