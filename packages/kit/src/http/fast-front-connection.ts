@@ -83,6 +83,17 @@ export class FrontConnection {
     this.#ended = true;
     if (!this.#busy) this.#socket.end();
   };
+  /**
+   * The request whose answer is still to come (one at a time: the connection is busy until it
+   * comes), for the two reactions below, made once per connection rather than once per request.
+   */
+  #dueEnd = 0;
+  #dueIsRead = false;
+  readonly #onAnswer = (later: PlainAnswer | undefined): void => this.#answered(later, this.#dueEnd);
+  // answerPlain's promises settle with an answer or undefined: this is a bug in a route. A read
+  // may go to node:http; a write may have been done, so it must not be offered again.
+  readonly #onAnswerFailed = (): void =>
+    this.#dueIsRead ? this.#answered(undefined, this.#dueEnd) : this.destroy();
   readonly #onDrain = (): void => this.#resume();
   readonly #onTimeout = (): void => {
     // An answer still due keeps the connection (the write that ends the wait re-arms the timer).
@@ -141,13 +152,9 @@ export class FrontConnection {
         return;
       }
       this.#busy = true;
-      const { method } = head;
-      answer.then(
-        (later) => this.#answered(later, end),
-        // answerPlain's promises settle with an answer or undefined: this is a bug in a route. A
-        // read may go to node:http; a write may have been done, so it must not be offered again.
-        () => (method === 'GET' ? this.#answered(undefined, end) : this.destroy()),
-      );
+      this.#dueEnd = end;
+      this.#dueIsRead = head.method === 'GET';
+      answer.then(this.#onAnswer, this.#onAnswerFailed);
       return;
     }
   }
