@@ -15,7 +15,7 @@
  * Node load generator: a JavaScript client saturates its core before the server does.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,6 @@ import { mintToken } from '@tessera/kit';
 import {
   BASELINE_SERVER,
   TESSERA_MAIN,
-  cpuSeconds,
   ensureWrk,
   figuresRow,
   hasTaskset,
@@ -35,6 +34,7 @@ import {
   type BenchServer,
   type Figures,
 } from '@tessera/testkit';
+import { fixedRate, vegetaTargets, type Fixed } from './fixed-rate.ts';
 import { machine, printTable, saveResults } from './report.ts';
 import { seededRandom } from '@tessera/testkit';
 
@@ -113,69 +113,6 @@ request = function()
   return wrk.format("GET", "/v1/scores")
 end`;
 
-interface Fixed {
-  rate: number;
-  /** Server CPU time per request at this rate, µs: comparable between servers at one rate. */
-  cpuMicros: number;
-  achieved: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  success: number;
-}
-
-/** One open-loop run of vegeta at `rate` requests/s over `targets` (vegeta's JSON target format). */
-function fixedRate(
-  vegeta: string,
-  dir: string,
-  server: BenchServer,
-  title: string,
-  targets: string[],
-  rate: number,
-): Fixed {
-  const file = join(dir, `${title.replace(/\W+/g, '-')}.targets`);
-  writeFileSync(file, `${targets.join('\n')}\n`);
-  const attack = `${vegeta} attack -format=json -targets=${file} -rate=${rate}/s -duration=${RATE_SECONDS}s`;
-  const pin = hasTaskset() ? 'taskset -c 1 ' : '';
-  const cpuBefore = cpuSeconds(server.pid);
-  const raw = JSON.parse(
-    execFileSync('bash', ['-c', `${pin}${attack} | ${vegeta} report -type=json`], { encoding: 'utf8' }),
-  ) as { latencies: Record<string, number>; throughput: number; success: number; requests: number };
-  const cpu = cpuSeconds(server.pid) - cpuBefore;
-  const ms = (ns: number | undefined) => Math.round((ns ?? 0) / 1e4) / 100;
-  const figures: Fixed = {
-    rate,
-    cpuMicros: Math.round((cpu / raw.requests) * 1e7) / 10,
-    achieved: Math.round(raw.throughput),
-    p50: ms(raw.latencies['50th']),
-    p90: ms(raw.latencies['90th']),
-    p99: ms(raw.latencies['99th']),
-    max: ms(raw.latencies.max),
-    success: raw.success,
-  };
-  console.log(
-    `  ${title} at ${rate}/s: p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms, ` +
-      `${Math.round(figures.success * 100)}% 2xx, ${figures.cpuMicros} µs CPU/request · load ${loadAverage()}`,
-  );
-  return figures;
-}
-
-function vegetaTargets(
-  url: string,
-  token: string,
-  count: number,
-  make: (i: number) => { method: string; path: string; body?: string },
-): string[] {
-  const header = { Authorization: [`Bearer ${token}`], 'Content-Type': ['application/json'] };
-  return Array.from({ length: count }, (_, i) => {
-    const { method, path, body } = make(i);
-    const target: Record<string, unknown> = { method, url: `${url}${path}`, header };
-    if (body !== undefined) target.body = Buffer.from(body).toString('base64');
-    return JSON.stringify(target);
-  });
-}
-
 ensureWrk();
 const vegeta = RATES.length > 0 ? execFileSync('bash', [ENSURE_VEGETA], { encoding: 'utf8' }).trim() : '';
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-lb-http-'));
@@ -251,13 +188,30 @@ try {
         'score updates',
         vegetaTargets(server.url, token, count, post),
         rate,
+        RATE_SECONDS,
       ),
     );
     fixed.reads!.push(
-      fixedRate(vegeta, scripts, server, 'rank reads', vegetaTargets(server.url, token, count, rank), rate),
+      fixedRate(
+        vegeta,
+        scripts,
+        server,
+        'rank reads',
+        vegetaTargets(server.url, token, count, rank),
+        rate,
+        RATE_SECONDS,
+      ),
     );
     fixed.top!.push(
-      fixedRate(vegeta, scripts, server, 'top-10 reads', vegetaTargets(server.url, token, 1, topTen), rate),
+      fixedRate(
+        vegeta,
+        scripts,
+        server,
+        'top-10 reads',
+        vegetaTargets(server.url, token, 1, topTen),
+        rate,
+        RATE_SECONDS,
+      ),
     );
     fixed.baseline!.push(
       fixedRate(
@@ -267,6 +221,7 @@ try {
         'baseline: bare node:http',
         vegetaTargets(bare.url, token, 1, topTen),
         rate,
+        RATE_SECONDS,
       ),
     );
   }

@@ -87,6 +87,11 @@ export interface RankingStore extends StandingsReader {
    */
   readonly standingNow?: (period: Period, userId: string) => Standing | undefined;
   /**
+   * `applyWin` done synchronously, for stores held in this process (embedded): the update path
+   * then makes no promise of its own. Throws where `applyWin` rejects. Absent elsewhere.
+   */
+  readonly applyWinNow?: (win: Win) => Standing;
+  /**
    * After a period was replayed because the store lost state (its watermark went back), makes
    * what the store derives from the applied wins whole again. Absent where the replay alone does
    * (a store whose answers come straight from what the replay applies).

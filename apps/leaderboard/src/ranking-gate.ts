@@ -30,15 +30,9 @@ export class RankingGate {
   guard(store: RankingStore): RankingStore {
     const gated = <T>(period: Period, run: () => Promise<T>): Promise<T> => {
       if (!this.#closed.has(period)) return run();
-      return Promise.reject(
-        leaderboardErrors.LB_STORE_UNAVAILABLE(
-          `the ${period} ranking is being rebuilt from the win log; retry shortly`,
-          { dependency: 'redis' },
-          { 'Retry-After': '1' },
-        ),
-      );
+      return Promise.reject(this.#unavailable(period));
     };
-    const { standingNow } = store;
+    const { standingNow, applyWinNow } = store;
     return {
       // The answer that must not wait: none while the period is closed (the full route then
       // answers its 503).
@@ -47,6 +41,14 @@ export class RankingGate {
         : {
             standingNow: (period: Period, userId: string): Standing | undefined =>
               this.#closed.has(period) ? undefined : standingNow(period, userId),
+          }),
+      ...(applyWinNow === undefined
+        ? {}
+        : {
+            applyWinNow: (win: Win): Standing => {
+              if (this.#closed.has(win.period)) throw this.#unavailable(win.period);
+              return applyWinNow(win);
+            },
           }),
       applyWin: (win: Win): Promise<Standing> => gated(win.period, () => store.applyWin(win)),
       applyBatch: (wins) => store.applyBatch(wins),
@@ -60,5 +62,13 @@ export class RankingGate {
       top: (period, offset, limit) => gated(period, () => store.top(period, offset, limit)),
       around: (period, userId, n) => gated(period, () => store.around(period, userId, n)),
     };
+  }
+
+  #unavailable(period: Period): Error {
+    return leaderboardErrors.LB_STORE_UNAVAILABLE(
+      `the ${period} ranking is being rebuilt from the win log; retry shortly`,
+      { dependency: 'redis' },
+      { 'Retry-After': '1' },
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { NO_TRACE, type TraceScope } from '@tessera/kit';
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
-import type { Win } from './core/win.ts';
+import type { NewWin, Win } from './core/win.ts';
 import { leaderboardErrors } from './errors.ts';
-import type { LeaderboardPorts, Profile, StandingsReader } from './ports.ts';
+import type { AppendResult, LeaderboardPorts, Profile, StandingsReader } from './ports.ts';
 import { isArchivedPeriod, readerFor } from './rollover.ts';
 import { TopListCache } from './top-list-cache.ts';
 
@@ -17,6 +17,13 @@ export interface RecordedWin {
   readonly standing: Standing;
   /** True when the match was recorded before and this call added nothing. */
   readonly replayed: boolean;
+}
+
+/** What a score update names: a retry must repeat it. */
+interface MatchInput {
+  readonly userId: string;
+  readonly points: number;
+  readonly matchId?: string | undefined;
 }
 
 export interface LeaderboardServiceOptions {
@@ -62,7 +69,7 @@ export class LeaderboardService {
    * rebuilt from the log. A retried match (same match id) appends nothing but is applied again —
    * harmless, as applying is idempotent — so a retry after such a crash still shows the win.
    */
-  async recordWin(
+  recordWin(
     input: {
       userId: string;
       points: number;
@@ -78,22 +85,43 @@ export class LeaderboardService {
       matchId: input.matchId,
       at,
     };
+    if (trace !== NO_TRACE) return this.#recordTraced(newWin, input, trace);
+    // Untraced (nearly every update): one reaction to the append and, with an embedded ranking,
+    // no further promise: fewer objects per update live across the log's sync.
+    return this.#ports.winLog.append(newWin).then((appended) => this.#apply(appended, input));
+  }
+
+  async #recordTraced(newWin: NewWin, input: MatchInput, trace: TraceScope): Promise<RecordedWin> {
     // Each step its own span: the append (a message to the log) and the ranking update.
-    const { win, duplicate } = await trace.span(
+    const appended = await trace.span(
       'leaderboard.win.append',
       (scope) => this.#ports.winLog.append(newWin, scope),
       'producer',
     );
-    if (duplicate) {
-      assertSameMatch(win, input);
-      // A retry of a match from a period already archived reads the archive, never revives it.
-      const archived = await isArchivedPeriod(win.period, this.#ports);
-      const standing = archived ? await this.#ports.archive.standing(win.period, win.userId) : undefined;
-      if (standing !== undefined) return { period: win.period, standing, replayed: true };
-    }
-    const standing = await trace.span('leaderboard.ranking.apply', () => this.#ports.rankings.applyWin(win));
+    return trace.span('leaderboard.ranking.apply', () => Promise.resolve(this.#apply(appended, input)));
+  }
+
+  /** Applies an appended win to the ranking (a retried one after its checks): the answer. */
+  #apply({ win, duplicate }: AppendResult, input: MatchInput): RecordedWin | Promise<RecordedWin> {
+    if (duplicate) return this.#replayed(win, input);
+    const { applyWinNow } = this.#ports.rankings;
+    if (applyWinNow === undefined)
+      return this.#ports.rankings.applyWin(win).then((standing) => this.#applied(win, standing, false));
+    return this.#applied(win, applyWinNow(win), false);
+  }
+
+  #applied(win: Win, standing: Standing, replayed: boolean): RecordedWin {
     this.#topLists?.changed(win.period, standing.rank);
-    return { period: win.period, standing, replayed: duplicate };
+    return { period: win.period, standing, replayed };
+  }
+
+  async #replayed(win: Win, input: MatchInput): Promise<RecordedWin> {
+    assertSameMatch(win, input);
+    // A retry of a match from a period already archived reads the archive, never revives it.
+    const archived = await isArchivedPeriod(win.period, this.#ports);
+    const standing = archived ? await this.#ports.archive.standing(win.period, win.userId) : undefined;
+    if (standing !== undefined) return { period: win.period, standing, replayed: true };
+    return this.#applied(win, await this.#ports.rankings.applyWin(win), true);
   }
 
   /**
@@ -189,10 +217,7 @@ export class LeaderboardService {
  * A match id names one win. Reused for another player or other points it is a client bug (or a
  * forged retry): refuse it, record nothing, and never show the original player's standing.
  */
-function assertSameMatch(
-  recorded: Win,
-  input: { userId: string; points: number; matchId?: string | undefined },
-): void {
+function assertSameMatch(recorded: Win, input: MatchInput): void {
   if (recorded.userId === input.userId && recorded.points === input.points) return;
   throw leaderboardErrors.LB_MATCH_ID_CONFLICT(
     `match_id ${JSON.stringify(input.matchId)} was already recorded for another win; a retry must repeat the same user_id and points`,

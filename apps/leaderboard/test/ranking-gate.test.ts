@@ -38,9 +38,28 @@ t.test('the answer that must not wait passes through while open, and is none whi
   t.same(guarded.standingNow?.('2026-11', 'ada'), { userId: 'ada', score: 2, rank: 1 });
 });
 
-t.test('a store without an instant answer is guarded without one', async (t) => {
+t.test('the synchronous apply applies while open, and throws the coded 503 while closed', async (t) => {
+  const store = new MemoryRankingStore('shared');
+  const gate = new RankingGate();
+  const guarded = gate.guard(store);
+  t.same(guarded.applyWinNow?.(win(1)), { userId: 'ada', score: 2, rank: 1 });
+  gate.close('2026-11');
+  t.throws(() => guarded.applyWinNow?.(win(2)), {
+    code: 'LB_STORE_UNAVAILABLE',
+    status: 503,
+    headers: { 'Retry-After': '1' },
+  });
+  t.same(await store.standing('2026-11', 'ada'), { userId: 'ada', score: 2, rank: 1 }, 'nothing applied');
+  gate.open('2026-11');
+  t.same(guarded.applyWinNow?.(win(2)), { userId: 'ada', score: 4, rank: 1 });
+});
+
+t.test('a store without instant answers is guarded without them', async (t) => {
   const slow: RankingStore = Object.assign(Object.create(new MemoryRankingStore('shared')) as RankingStore, {
     standingNow: undefined,
+    applyWinNow: undefined,
   });
-  t.equal(new RankingGate().guard(slow).standingNow, undefined);
+  const guarded = new RankingGate().guard(slow);
+  t.equal(guarded.standingNow, undefined);
+  t.equal(guarded.applyWinNow, undefined);
 });

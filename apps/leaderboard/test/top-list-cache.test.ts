@@ -2,27 +2,12 @@ import fc from 'fast-check';
 import t from 'tap';
 import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
 import type { Period } from '../src/core/period.ts';
-import type { NewWin, Win } from '../src/core/win.ts';
-import type { ArchiveStore, AppendResult, Profile, ProfileStore, WinLog } from '../src/ports.ts';
+import type { ArchiveStore, Profile, ProfileStore } from '../src/ports.ts';
 import { LeaderboardService } from '../src/service.ts';
 import { TopListCache } from '../src/top-list-cache.ts';
+import { ListWinLog } from './helpers/list-win-log.ts';
 
 const PERIOD = '2026-11';
-
-class ListWinLog implements WinLog {
-  readonly wins: Win[] = [];
-  append(win: NewWin): Promise<AppendResult> {
-    const recorded = { ...win, seq: this.wins.length + 1 };
-    this.wins.push(recorded);
-    return Promise.resolve({ win: recorded, duplicate: false });
-  }
-  async *read(): AsyncIterable<readonly Win[]> {
-    yield this.wins;
-  }
-  periods = () => Promise.resolve([PERIOD]);
-  lastSeq = () => Promise.resolve(this.wins.length);
-  close = () => Promise.resolve();
-}
 
 const noArchive: ArchiveStore = {
   isArchived: () => Promise.resolve(false),
@@ -84,7 +69,7 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 120 }), async (ops) => {
         const ports = {
-          winLog: new ListWinLog(),
+          winLog: new ListWinLog(PERIOD),
           rankings: new MemoryRankingStore(tieBreak),
           archive: noArchive,
           profiles: new MapProfiles(),
@@ -124,7 +109,7 @@ t.test('a win that lands while a top list is being read is not hidden by caching
   }
   const profiles = new GatedProfiles();
   const ports = {
-    winLog: new ListWinLog(),
+    winLog: new ListWinLog(PERIOD),
     rankings: new MemoryRankingStore('shared'),
     archive: noArchive,
     profiles,
@@ -158,7 +143,7 @@ t.test(
   "a player's current standing: at once with the cache's stores, asked of the store without",
   async (t) => {
     const ports = {
-      winLog: new ListWinLog(),
+      winLog: new ListWinLog(PERIOD),
       rankings: new MemoryRankingStore('shared'),
       archive: noArchive,
       profiles: new MapProfiles(),

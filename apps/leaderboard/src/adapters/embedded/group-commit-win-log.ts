@@ -49,28 +49,38 @@ export class GroupCommitWinLog implements WinLog {
 
   constructor(options: GroupCommitWinLogOptions) {
     this.#db = openSqlite(options.file, { synchronous: 'normal' });
-    this.#writer = new WinBatchWriter(this.#db);
-    this.#reads = new WinLogReads(options.reader);
-    this.#replays = new ThreadedWinLogReads(options.file);
+    let restarts: WalRestarts | undefined = options.walRestarts;
+    try {
+      this.#writer = new WinBatchWriter(this.#db);
+      this.#reads = new WinLogReads(options.reader);
+      this.#replays = new ThreadedWinLogReads(options.file);
+      // On this connection, at NORMAL: the copy-back syncs the WAL before and the file after.
+      // Its failures go to the checkpointer, which is made last (below): read when one happens.
+      const copyBack = walCopyBack(this.#db, {
+        copyBackFailed: (message) => restarts?.copyBackFailed(message),
+      });
+      this.#commits = new SqliteGroupCommit({
+        db: this.#db,
+        file: options.file,
+        durable: options.synchronous === 'full',
+        sync: options.sync,
+        holdMicros: options.holdMicros,
+        commit: (wins) => {
+          if (restarts?.takeRestart() === true) copyBack();
+          return this.#writer.write(wins).results;
+        },
+      });
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+    // The thread comes last: nothing after it can throw, so a failed construction leaks no thread.
     this.#checkpointer = new WalCheckpointer(
       options.file,
       options.synchronous,
       options.walCheckpointMs ?? 1000,
     );
-    const restarts = options.walRestarts ?? this.#checkpointer;
-    // On this connection, at NORMAL: the copy-back syncs the WAL before and the file after.
-    const copyBack = walCopyBack(this.#db, restarts);
-    this.#commits = new SqliteGroupCommit({
-      db: this.#db,
-      file: options.file,
-      durable: options.synchronous === 'full',
-      sync: options.sync,
-      holdMicros: options.holdMicros,
-      commit: (wins) => {
-        if (restarts.takeRestart()) copyBack();
-        return this.#writer.write(wins).results;
-      },
-    });
+    restarts ??= this.#checkpointer;
   }
 
   append(win: NewWin): Promise<AppendResult> {

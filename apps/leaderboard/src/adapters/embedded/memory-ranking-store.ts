@@ -40,13 +40,20 @@ export class MemoryRankingStore implements RankingStore {
   }
 
   applyWin(win: Win): Promise<Standing> {
+    try {
+      return Promise.resolve(this.applyWinNow(win));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  readonly applyWinNow = (win: Win): Standing => {
     const ranking = this.ranking(win.period);
     ranking.apply(win.seq, win.userId, win.points);
     const standing = ranking.standing(win.userId);
-    if (standing === undefined)
-      return Promise.reject(new Error(`win ${win.seq} applied but ${win.userId} is not ranked`));
-    return Promise.resolve(standing);
-  }
+    if (standing === undefined) throw new Error(`win ${win.seq} applied but ${win.userId} is not ranked`);
+    return standing;
+  };
 
   applyBatch(wins: readonly Win[]): Promise<void> {
     for (const win of wins) this.ranking(win.period).apply(win.seq, win.userId, win.points);
