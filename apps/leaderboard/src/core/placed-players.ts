@@ -175,6 +175,33 @@ export class PlacedPlayers {
     this.order.insert(position, handle);
   }
 
+  /**
+   * Adds `points` to a placed player's score (a win `seq`): as `take` then `place`, but when the
+   * player stays in the dense range and the win is the newest placed (the common case), the order
+   * moves them in one step (RankOrder.moveUp) instead of a removal and an insert.
+   */
+  raise(handle: number, points: number, seq: number): void {
+    if (points <= 0 || !(seq > this.#placedSeq) || (this.#high?.[handle] ?? 0) > 0) {
+      this.place(handle, this.take(handle) + points, seq);
+      return;
+    }
+    const from = this.order.locate(handle);
+    const score = this.#low.scoreAt(from - this.#highCount);
+    const raised = score + points;
+    if (raised >= this.#low.limit) {
+      this.place(handle, this.take(handle) + points, seq);
+      return;
+    }
+    this.#low.add(score, -1);
+    // After everyone at the raised score: the newest win goes last among them (see #inSeqOrder).
+    const to = this.#highCount + this.#low.countAbove(raised) + this.#low.countOf(raised);
+    this.#placedSeq = seq;
+    this.#low.add(raised, 1);
+    this.#topChanged(from);
+    this.#topChanged(to);
+    this.order.moveUp(handle, to);
+  }
+
   #setHigh(handle: number, score: number): void {
     this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
     this.#high[handle] = score;

@@ -18,6 +18,10 @@ import { grown } from './typed-arrays.ts';
  * SPARE_BLOCKS), so that happens once per several blocks' worth of inserts at one place.
  */
 export class RankOrder extends BlockStore {
+  /** The handle `locate` found last (-1: none, or moved since) and its offset in its block. */
+  #located = -1;
+  #locatedOffset = 0;
+
   /** Inserts `handle` so that it ends up at `position` (0 … size). */
   insert(position: number, handle: number): void {
     if (this.blocks.length === 0) {
@@ -62,6 +66,53 @@ export class RankOrder extends BlockStore {
     this.count--;
     this.#compact(index);
     return position;
+  }
+
+  /** The position of `handle`; remembers where it is for a `moveUp` of it right after. */
+  locate(handle: number): number {
+    const id = this.blockOf[handle]!;
+    const offset = this.blocks[id]!.indexOf(handle);
+    if (offset < 0 || offset >= this.sizes[id]!) throw new Error(`handle ${handle} is not in its block`);
+    this.#located = handle;
+    this.#locatedOffset = offset;
+    return this.tree.sum(this.indexOf[id]!) + offset;
+  }
+
+  /**
+   * Moves the handle `locate` just found to `position` (counted without it), at or before its
+   * own: a raised score. A remove and an insert would walk the tree twice; here the block sizes
+   * change in one walk (moveOne), and the tree is read for `position` before the handle leaves
+   * its block, which counts it in no block before `position`'s (both blocks are before it).
+   */
+  moveUp(handle: number, position: number): void {
+    if (this.#located !== handle) throw new Error(`handle ${handle} was not located`);
+    this.#located = -1;
+    const from = this.blockOf[handle]!;
+    const fromOffset = this.#locatedOffset;
+    const index = this.tree.blockAt(position, true);
+    const offset = this.tree.offsetInBlock;
+    const id = this.sequence[index]!;
+    const target = this.blocks[id]!;
+    if (id === from) {
+      target.copyWithin(offset + 1, offset, fromOffset);
+      target[offset] = handle;
+      return;
+    }
+    if (this.sizes[id] === this.blockSize) {
+      // The target block splits, which re-indexes the blocks: the plain way.
+      this.remove(handle);
+      this.insert(position, handle);
+      return;
+    }
+    const fromIndex = this.indexOf[from]!;
+    this.blocks[from]!.copyWithin(fromOffset, fromOffset + 1, this.sizes[from]);
+    this.sizes[from]!--;
+    target.copyWithin(offset + 1, offset, this.sizes[id]);
+    target[offset] = handle;
+    if (this.sizes[id]!++ === 0) this.emptyBlocks--;
+    this.blockOf[handle] = id;
+    this.tree.moveOne(fromIndex, index);
+    this.#compact(fromIndex);
   }
 
   /**

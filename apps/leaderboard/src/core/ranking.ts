@@ -110,7 +110,7 @@ export class Ranking {
     } else {
       if (seq <= this.#seqs.get(handle)) return false;
       const at = this.#waitingAt(handle);
-      if (at < 0) this.#placed.place(handle, this.#placed.take(handle) + points, seq);
+      if (at < 0) this.#placed.raise(handle, points, seq);
       else this.#waiting.addPoints(at, points);
     }
     this.#seqs.set(handle, seq, growth);
