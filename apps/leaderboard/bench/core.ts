@@ -26,7 +26,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openSqlite } from '@tessera/kit';
 import { ThreadedWinLogReads } from '../src/adapters/embedded/threaded-win-log-reads.ts';
 import { ensureWinSchema } from '../src/adapters/embedded/win-batch-writer.ts';
@@ -34,7 +33,9 @@ import { PlayerSketch, RAISE_REGISTER } from '../src/adapters/embedded/player-sk
 import { WinLogReads } from '../src/adapters/embedded/win-log-reads.ts';
 import { Ranking } from '../src/core/ranking.ts';
 import { TIE_BREAKS, TOP_LIST_SIZE, type TieBreak } from '../src/core/standing.ts';
-import { mix32 } from '../src/core/typed-arrays.ts';
+import { flat, hexId } from './core-ids.ts';
+import { measure, rate } from './core-rates.ts';
+import { gc, idShapes, measureMemory, settle } from './core-memory.ts';
 import { machine, perSecond, printTable, progress, saveResults } from './report.ts';
 import { seededRandom } from '@tessera/testkit';
 
@@ -43,17 +44,12 @@ const OPS = 1_000_000;
 const TOP_READS = 200_000;
 const ROUNDS = 5;
 const SHAPE_USERS = Math.min(USERS, 2_000_000);
-/** Ids made at a time for the memory figure's build (outside its clock). */
-const CHUNK = 1 << 16;
 const PERIOD = '2026-11';
 const RESERVE = process.env.BENCH_RESERVE !== '0';
 const MODES = (process.env.BENCH_TIE_BREAKS?.split(',') ?? TIE_BREAKS).map((mode) => {
   if (!(TIE_BREAKS as readonly string[]).includes(mode)) throw new Error(`unknown tie-break ${mode}`);
   return mode as TieBreak;
 });
-/** V8's gc() under --expose-gc; a 'last-resort' collection also gives back the young generation. */
-type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
-const gc = (globalThis as { gc?: Gc }).gc;
 
 /** The load average, printed beside every figure (the machine is shared). */
 function load(): string {
@@ -68,85 +64,9 @@ function threadCpuMs(): number {
   return (user + system) / 1000;
 }
 
-/** A 24-character lowercase hex id, like a MongoDB ObjectId; distinct for every i < 2^32. */
-function hexId(i: number): string {
-  return hex8(mix32(i)) + hex8(mix32(i ^ 0x5bd1e995)) + hex8(i);
-}
-
-function hex8(word: number): string {
-  return (word >>> 0).toString(16).padStart(8, '0');
-}
-
-/** Ids as the HTTP layer hands them over: flat strings out of JSON parsing (not concatenations). */
-function flat(ids: string[]): string[] {
-  return JSON.parse(JSON.stringify(ids)) as string[];
-}
-
-/** Other id shapes the API allows ([A-Za-z0-9_-], 1–64 characters). */
-const ID_SHAPES: ReadonlyArray<[string, (i: number) => string]> = [
-  ['24-char hex, uppercase', (i) => hexId(i).toUpperCase()],
-  ['24-char, not hex (u + 23 hex)', (i) => `u${i.toString(16).padStart(23, '0')}`],
-  ['short (player_<n>, 8–14 chars)', (i) => `player_${i}`],
-  [
-    '36-char UUID-like',
-    (i) =>
-      `${hexId(i).slice(0, 8)}-${hexId(i).slice(8, 12)}-4${hexId(i).slice(13, 16)}-a${hexId(i).slice(17, 20)}-${hexId(i).slice(12, 24)}`,
-  ],
-];
-
 const random = seededRandom(42);
 /** The log's points: a stream of their own, so that a reused log leaves `random` where a written one does. */
 const logRandom = seededRandom(43);
-
-/**
- * A full GC, then again after V8's array-buffer sweeper (a thread of its own) has freed what the
- * first one found dead: RSS read right after a single gc() still holds those buffers. Then a
- * memory-reducing one ('last-resort'): an ordinary gc() leaves V8 holding the pages a burst of
- * short-lived objects (the id strings of a build or a replay) made it take, in its young generation
- * or its pool of free pages, which is V8's and not the ranking's. Returns the RSS before that one.
- */
-async function settle(): Promise<number> {
-  gc?.();
-  await sleep(500);
-  gc?.();
-  const rss = process.memoryUsage().rss;
-  gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-  return rss;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-interface Rate {
-  /** Median over the rounds, per second of wall-clock time. */
-  readonly rate: number;
-  readonly min: number;
-  readonly max: number;
-  /** Median over the rounds, per second of this process's CPU time (less sensitive to a busy machine). */
-  readonly cpuRate: number;
-}
-
-/** Runs `body` ROUNDS times; returns the median rates and the spread. */
-function measure(count: number, body: () => void): Rate {
-  const rates: number[] = [];
-  const cpuRates: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const start = performance.now();
-    const cpu = process.cpuUsage();
-    body();
-    const used = process.cpuUsage(cpu);
-    rates.push((count / (performance.now() - start)) * 1000);
-    cpuRates.push((count / (used.user + used.system)) * 1e6);
-  }
-  return { rate: median(rates), min: Math.min(...rates), max: Math.max(...rates), cpuRate: median(cpuRates) };
-}
-
-function rate(m: Rate): string {
-  const f = (n: number): string => Math.round(n).toLocaleString('en-US');
-  return `${f(m.rate)}/s (runs ${f(m.min)}–${f(m.max)}; ${f(m.cpuRate)}/s of CPU time)`;
-}
 
 console.log(`leaderboard core benchmark · ${machine()}`);
 console.log(
@@ -156,7 +76,7 @@ console.log(
 );
 
 const results: Record<string, unknown> = { machine: machine(), players: USERS, loadAtStart: load() };
-if (process.env.BENCH_MEMORY !== '0') results.memory = await measureMemory();
+if (process.env.BENCH_MEMORY !== '0') results.memory = await measureMemory(USERS, random);
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-lb-bench-'));
 // BENCH_WIN_LOG=path keeps the win log there and reuses it when it already holds USERS wins:
@@ -190,7 +110,7 @@ try {
   const reads = new WinLogReads(db);
   const players = (): number => (RESERVE ? reads.players(PERIOD) : 0);
   for (const tieBreak of MODES) results[tieBreak] = await benchMode(tieBreak, replays, leanReadMs, players);
-  if (process.env.BENCH_SHAPES !== '0') results.idShapes = idShapes();
+  if (process.env.BENCH_SHAPES !== '0') results.idShapes = idShapes(SHAPE_USERS);
   const loadAtEnd = load();
   results.loadAtEnd = loadAtEnd;
   console.log(`\nload average at the end ${loadAtEnd}`);
@@ -226,59 +146,6 @@ function writeWinLog(db: ReturnType<typeof openSqlite>): void {
   db.exec('COMMIT');
   const writeMs = performance.now() - writeStart;
   printTable('setup', [['writing the win log (not timed below)', `${(writeMs / 1000).toFixed(1)} s`]]);
-}
-
-/** Bytes per player of a ranking built from generated hex ids, in a process that holds nothing else yet. */
-async function measureMemory(): Promise<Record<string, number>> {
-  // Each figure against the baseline taken the same way: after an ordinary GC, and after a reducing one.
-  const rssBeforeOrdinaryGc = await settle();
-  const before = process.memoryUsage();
-  const ranking = new Ranking('shared');
-  // Only the applying is timed: the ids are made a chunk at a time outside the clock (making a
-  // hex id took as long as applying it, and was counted in this figure before).
-  const chunk: string[] = [];
-  const points = new Int32Array(CHUNK);
-  let buildMs = 0;
-  for (let from = 0; from < USERS; from += CHUNK) {
-    const to = Math.min(USERS, from + CHUNK);
-    chunk.length = 0;
-    for (let i = from; i < to; i++) {
-      chunk.push(hexId(i));
-      points[i - from] = 1 + random(10);
-    }
-    const start = performance.now();
-    for (let i = from; i < to; i++) ranking.apply(i + 1, chunk[i - from]!, points[i - from]!);
-    buildMs += performance.now() - start;
-    if (Math.floor(to / 1_000_000) > Math.floor(from / 1_000_000) || to === USERS)
-      progress('building for the memory figure', to, USERS);
-  }
-  chunk.length = 0;
-  // New players are placed at the first read, all at once.
-  const placing = performance.now();
-  ranking.top(0, 1);
-  buildMs += performance.now() - placing;
-  const rssAfterGc = await settle();
-  const after = process.memoryUsage();
-  const figures = {
-    // The ordinary-GC figure keeps the name earlier runs used; the memory-reducing one is new.
-    rssBytesPerPlayer: (rssAfterGc - rssBeforeOrdinaryGc) / USERS,
-    rssBytesPerPlayerAfterReducingGc: (after.rss - before.rss) / USERS,
-    heapBytesPerPlayer: (after.heapUsed - before.heapUsed) / USERS,
-    typedArrayBytesPerPlayer: ranking.byteLength / ranking.size,
-    applyPerSecond: (USERS / buildMs) * 1000,
-  };
-  printTable('memory (24-char hex ids; the same arrays in both tie-break modes)', [
-    ['players', ranking.size.toLocaleString('en-US')],
-    ['RSS growth per player, after a full GC', `${figures.rssBytesPerPlayer.toFixed(1)} bytes`],
-    [
-      '  after a memory-reducing GC (V8 returns its free pages)',
-      `${figures.rssBytesPerPlayerAfterReducingGc.toFixed(1)} bytes`,
-    ],
-    ['  of which JS heap', `${figures.heapBytesPerPlayer.toFixed(1)} bytes`],
-    ['typed arrays per player (capacity)', `${figures.typedArrayBytesPerPlayer.toFixed(1)} bytes`],
-    ['(building it: new players applied)', perSecond(USERS, buildMs)],
-  ]);
-  return figures;
 }
 
 async function benchMode(
@@ -333,20 +200,20 @@ async function benchMode(
   const ids = flat(Array.from({ length: 1 << 16 }, () => hexId(random(USERS))));
   let checksum = 0;
   let k = 0;
-  const updates = measure(OPS, () => {
+  const updates = measure(ROUNDS, OPS, () => {
     for (let i = 0; i < OPS; i++, k++) ranking.apply(++seq, ids[k & 0xffff]!, 1 + (k % 3));
   });
-  const ranks = measure(OPS, () => {
+  const ranks = measure(ROUNDS, OPS, () => {
     for (let i = 0; i < OPS; i++, k++) checksum += ranking.standing(ids[(k * 7) & 0xffff]!)!.rank;
   });
-  const tops = measure(TOP_READS, () => {
+  const tops = measure(ROUNDS, TOP_READS, () => {
     for (let i = 0; i < TOP_READS; i++) checksum += ranking.top(0, TOP_LIST_SIZE).length;
   });
   // The top list is kept between wins that do not touch it; from offset 1 it is walked every time.
-  const walks = measure(TOP_READS, () => {
+  const walks = measure(ROUNDS, TOP_READS, () => {
     for (let i = 0; i < TOP_READS; i++) checksum += ranking.top(1, TOP_LIST_SIZE).length;
   });
-  const arounds = measure(TOP_READS, () => {
+  const arounds = measure(ROUNDS, TOP_READS, () => {
     for (let i = 0; i < TOP_READS; i++, k++) checksum += ranking.around(ids[k & 0xffff]!, 4)!.length;
   });
 
@@ -399,22 +266,4 @@ async function benchMode(
     rssBytesPerPlayerAfterReducingGc: rssPerPlayerAfterReducingGc,
     checksum,
   };
-}
-
-/** Bytes per player of other id shapes (typed-array capacity), at SHAPE_USERS players. */
-function idShapes(): Record<string, number> {
-  const rows: Array<[string, string]> = [];
-  const figures: Record<string, number> = {};
-  for (const [name, id] of [['24-char hex (as above)', hexId] as const, ...ID_SHAPES]) {
-    const ranking = new Ranking('shared');
-    for (let i = 0; i < SHAPE_USERS; i++) ranking.apply(i + 1, id(i), 1 + (i % 10));
-    ranking.top(0, 1); // places the players
-    figures[name] = ranking.byteLength / ranking.size;
-    rows.push([name, `${figures[name].toFixed(1)} bytes (e.g. ${id(12345)})`]);
-  }
-  printTable(
-    `memory per player by id shape (typed arrays, ${SHAPE_USERS.toLocaleString('en-US')} players)`,
-    rows,
-  );
-  return figures;
 }

@@ -1,9 +1,14 @@
+import type { RankingEntry, TakenChanges } from './ranking-entry.ts';
 import { GROWTH, grown, resized } from './typed-arrays.ts';
 
-/** A set of handles with O(1) add, one bit per player, and a drain. */
+/**
+ * The players changed since the last checkpoint save: a set of handles with O(1) add, one bit per
+ * player, and the lists of the saves in flight, renumbered with the players.
+ */
 export class ChangedSet {
   #bits = new Uint32Array(128);
   #count = 0;
+  readonly #taken = new Set<Int32Array>();
 
   get byteLength(): number {
     return this.#bits.byteLength;
@@ -44,9 +49,29 @@ export class ChangedSet {
       }
     }
     this.#bits = bits;
+    for (const handles of this.#taken)
+      for (let i = 0; i < handles.length; i++) handles[i] = map[handles[i]!]!;
   }
 
-  take(): Int32Array {
+  /**
+   * Takes the players changed since the last call; the set starts empty again. The save reads
+   * each player's entry through `entryOf` and ends the list (which gives them back if it failed).
+   */
+  takeChanges(entryOf: (handle: number) => RankingEntry): TakenChanges {
+    const handles = this.#take();
+    this.#taken.add(handles);
+    return {
+      length: handles.length,
+      // Read through the list at each call: a renumbering rewrites it in place.
+      entryAt: (index) => entryOf(handles[index]!),
+      end: (saved) => {
+        if (!this.#taken.delete(handles) || saved) return;
+        for (const handle of handles) this.add(handle);
+      },
+    };
+  }
+
+  #take(): Int32Array {
     const taken = new Int32Array(this.#count);
     let n = 0;
     const bits = this.#bits;

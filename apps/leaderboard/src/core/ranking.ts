@@ -1,62 +1,21 @@
-import { highestDense, inRankOrder, mergedInRankOrder } from './in-rank-order.ts';
-import { RankOrder } from './rank-order.ts';
-import { ScoreCounts } from './score-counts.ts';
 import { ChangedSet } from './changed-set.ts';
+import type { RankingEntry, TakenChanges } from './ranking-entry.ts';
+import { BULK_GROWTH, BULK_PLACEMENT, DENSE_SCORES, MERGE_SHARE } from './ranking-options.ts';
+import type { RankingOptions } from './ranking-options.ts';
+import { inRankOrder } from './in-rank-order.ts';
+import { PlacedPlayers } from './placed-players.ts';
 import { SeqColumn } from './seq-column.ts';
 import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
-import { grown, permuted } from './typed-arrays.ts';
-import { MAX_PLAYERS, TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
+import { TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
 import { WaitingScores } from './waiting-scores.ts';
 
-/** One player's saved state: enough to restore the ranking without the win log. */
-export interface RankingEntry {
-  readonly userId: string;
-  readonly score: number;
-  /** Sequence of the win that brought the player to this score (the tie-break). */
-  readonly seq: number;
-}
+export type { RankingEntry, RankingOptions, TakenChanges };
 
 /**
- * The players a checkpoint save took from the ranking (`Ranking.takeChanges`). The ranking holds
- * the list until the save calls `end`, so that a renumbering of the players while the save yields
- * between chunks (a growth of a table keyed by slot, issue #15) renumbers the list with them.
- */
-export interface TakenChanges {
-  readonly length: number;
-  /** The current saved form of the `index`-th player taken. */
-  entryAt(index: number): RankingEntry;
-  /** Ends the save: unless it was `saved`, the players count as changed again for the next one. */
-  end(saved: boolean): void;
-}
-
-export interface RankingOptions {
-  /** Scores below this (a power of two) are counted in a dense Fenwick tree; higher ones take a slower path. */
-  readonly denseScores?: number;
-  /** Players per block of the rank order. */
-  readonly blockSize?: number;
-  /** From this many players placed at once, they are merged in bulk (a test sets it low). */
-  readonly bulkPlacement?: number;
-  /**
-   * A test hook: every this many new players, the id table is rehashed into one slot more or
-   * fewer, which gives most players a new handle as a growth does. Unset outside tests.
-   */
-  readonly renumberEvery?: number;
-}
-
-/** 2^20: a month of 1-point wins never leaves the dense range; its tree grows with the top score. */
-const DENSE_SCORES = 1 << 20;
-
-/**
- * One month's ranking: every player's score and rank, updated win by win.
- *
- * - `RankOrder` holds the players in rank order: score descending, then order of arrival at the
- *   score, which is the order of the win log (so a rebuild gives the same order, and the
- *   `earliest` tie-break is simply the position).
- * - `ScoreCounts` counts players per score: the shared rank is 1 + the players above, and a
- *   player's score is read off their position, so no score is stored per player.
- * - Scores at or above `denseScores` are kept per player in a float array (made on first use)
- *   and found by binary search over the top of the order: correct for any score, slower.
+ * One month's ranking: every player's score and rank, updated win by win. `PlacedPlayers` keeps
+ * the players in rank order with their scores; the ranking adds the id table, each player's seq,
+ * the players met but not placed yet, and what the checkpoints need.
  *
  * Wins are applied in the order of the win log. `seq` is the win's position in that log, and each
  * player keeps the seq of the last win counted in their score: a win at or below it is a
@@ -67,36 +26,29 @@ export class Ranking {
   readonly tieBreak: TieBreak;
   /** Handles are the ids' slots: a rehash moves every column with them (see #renumber). */
   readonly #ids = new UserIdTable((map, capacity) => this.#renumber(map, capacity));
-  readonly #order: RankOrder;
-  readonly #low: ScoreCounts;
-  /** Scores of players at or above the dense range (0 for the others); undefined until needed. */
-  #high: Float64Array | undefined;
-  #highCount = 0;
+  readonly #placed: PlacedPlayers;
   readonly #seqs = new SeqColumn();
   readonly #changed = new ChangedSet();
   /** Players not yet placed in the order (restored or new) and their scores; see #wait. */
   readonly #waiting = new WaitingScores();
   #appliedSeq = 0;
-  /** The highest seq of any player placed in the order so far (they may have moved on since). */
-  #placedSeq = -Infinity;
   /** Whether capacity beyond a running growth's was made (a replay's growth, a reserve) since the last trim. */
   #oversized = false;
   readonly #bulkPlacement: number;
-  /** The handle lists of the checkpoint saves in flight: renumbered with the players. */
-  readonly #taken = new Set<Int32Array>();
   readonly #renumberEvery: number;
   #metSinceRenumber = 0;
   /**
-   * The top list, kept until a win moves a player into or out of it: the hottest read, and at
-   * scale almost no win changes it. (A player placed below it cannot change its ranks either:
-   * their score is at most the last listed one.)
+   * The top list, kept until a win moves a player into or out of it: the hottest read, and at scale
+   * almost no win changes it (a player placed below it scores at most the last listed one).
    */
   #topList: Standing[] | undefined;
 
   constructor(tieBreak: TieBreak, options: RankingOptions = {}) {
     this.tieBreak = tieBreak;
-    this.#order = new RankOrder(options.blockSize);
-    this.#low = new ScoreCounts(options.denseScores ?? DENSE_SCORES);
+    const dense = { blockSize: options.blockSize, denseScores: options.denseScores ?? DENSE_SCORES };
+    this.#placed = new PlacedPlayers(tieBreak, this.#seqs, dense, (position) => {
+      if (position < TOP_LIST_SIZE) this.#topList = undefined;
+    });
     this.#bulkPlacement = options.bulkPlacement ?? BULK_PLACEMENT;
     this.#renumberEvery = options.renumberEvery ?? 0;
   }
@@ -115,9 +67,7 @@ export class Ranking {
   get byteLength(): number {
     return (
       this.#ids.byteLength +
-      this.#order.byteLength +
-      this.#low.byteLength +
-      (this.#high?.byteLength ?? 0) +
+      this.#placed.byteLength +
       this.#waiting.byteLength +
       this.#seqs.byteLength +
       this.#changed.byteLength
@@ -132,16 +82,17 @@ export class Ranking {
    * grows as without one; too large, the next bulk placement trims what is unused.
    */
   reserve(hint: number): void {
-    // A bad hint (NaN, negative, past what a table holds) must not cost an allocation.
-    const players = Math.min(Number.isFinite(hint) ? Math.max(0, Math.floor(hint)) : 0, MAX_PLAYERS);
+    // A bad hint (NaN, negative) must not cost an allocation; a large one is capped by the caller
+    // (the catch-up: by the players ranked plus the wins to replay).
+    const players = Number.isFinite(hint) ? Math.max(0, Math.floor(hint)) : 0;
     if (players <= this.#ids.size) return;
     this.#oversized = true;
     this.#ids.reserve(players);
     const capacity = this.#ids.capacity;
     this.#seqs.reserve(capacity);
     this.#changed.reserve(capacity);
-    this.#order.reserve(capacity);
-    this.#waiting.reserve(players - this.#order.size);
+    this.#placed.order.reserve(capacity);
+    this.#waiting.reserve(players - this.#placed.size);
   }
 
   /**
@@ -151,7 +102,7 @@ export class Ranking {
    */
   apply(seq: number, userId: string, points: number): boolean {
     const known = this.#ids.size;
-    const growth = this.#growth(this.#order.size, known);
+    const growth = this.#growth(this.#placed.size, known);
     const handle = this.#ids.intern(userId, growth);
     const met = this.#ids.size > known;
     if (met) {
@@ -159,7 +110,7 @@ export class Ranking {
     } else {
       if (seq <= this.#seqs.get(handle)) return false;
       const at = this.#waitingAt(handle);
-      if (at < 0) this.#place(handle, this.#take(handle) + points, seq);
+      if (at < 0) this.#placed.raise(handle, points, seq);
       else this.#waiting.addPoints(at, points);
     }
     this.#seqs.set(handle, seq, growth);
@@ -178,7 +129,7 @@ export class Ranking {
    * a block id, which may be a valid index too, but of a pair that is not theirs.
    */
   #waitingAt(handle: number): number {
-    const at = this.#order.parked(handle);
+    const at = this.#placed.order.parked(handle);
     return at < this.#waiting.count && this.#waiting.handleAt(at) === handle ? at : -1;
   }
 
@@ -188,7 +139,7 @@ export class Ranking {
    */
   restore(entry: RankingEntry): void {
     const known = this.#ids.size;
-    const growth = this.#growth(this.#order.size, known);
+    const growth = this.#growth(this.#placed.size, known);
     const handle = this.#ids.intern(entry.userId, growth);
     if (this.#ids.size > known) {
       this.#wait(handle, entry.score, growth);
@@ -196,8 +147,8 @@ export class Ranking {
       const at = this.#waitingAt(handle);
       if (at >= 0) this.#waiting.setScore(at, entry.score);
       else {
-        this.#take(handle);
-        this.#place(handle, entry.score, entry.seq);
+        this.#placed.take(handle);
+        this.#placed.place(handle, entry.score, entry.seq);
       }
     }
     this.#seqs.set(handle, entry.seq, growth);
@@ -212,16 +163,7 @@ export class Ranking {
   standing(userId: string): Standing | undefined {
     this.#placePending();
     const handle = this.#ids.handleOf(userId);
-    if (handle < 0) return undefined;
-    if (this.tieBreak === 'shared') {
-      // The rank depends on the score alone, which the player's block often gives without
-      // finding the player in it (see #scoreOf).
-      const score = this.#scoreOf(handle, -1);
-      return { userId, score, rank: this.#countAbove(score) + 1 };
-    }
-    const position = this.#order.positionOf(handle);
-    const score = this.#scoreOf(handle, position);
-    return { userId, score, rank: this.#rank(position, score) };
+    return handle < 0 ? undefined : this.#placed.standingOf(userId, handle);
   }
 
   /** Up to `limit` players from position `offset` (0-based), best first. */
@@ -236,7 +178,7 @@ export class Ranking {
 
   #walked(offset: number, limit: number): Standing[] {
     const standings: Standing[] = [];
-    this.#walk(offset, limit, (handle, score, rank) => {
+    this.#placed.walk(offset, limit, (handle, score, rank) => {
       standings.push({ userId: this.#ids.idOf(handle), score, rank });
     });
     return standings;
@@ -247,7 +189,7 @@ export class Ranking {
     this.#placePending();
     const handle = this.#ids.handleOf(userId);
     if (handle < 0) return undefined;
-    const position = this.#order.positionOf(handle);
+    const position = this.#placed.order.positionOf(handle);
     const from = Math.max(0, position - n);
     return this.top(from, position + n + 1 - from);
   }
@@ -255,7 +197,7 @@ export class Ranking {
   /** Every player in rank order, with rank; stops early when `visit` returns false. */
   forEachStanding(visit: (standing: Standing, seq: number) => boolean | void): void {
     this.#placePending();
-    this.#walk(0, this.size, (handle, score, rank) =>
+    this.#placed.walk(0, this.size, (handle, score, rank) =>
       visit({ userId: this.#ids.idOf(handle), score, rank }, this.#seqs.get(handle)),
     );
   }
@@ -265,17 +207,7 @@ export class Ranking {
    * writes them and then ends the list (which gives them back if the save failed).
    */
   takeChanges(): TakenChanges {
-    const handles = this.#changed.take();
-    this.#taken.add(handles);
-    return {
-      length: handles.length,
-      // Read through the list at each call: a renumbering rewrites it in place.
-      entryAt: (index) => this.#entryOf(handles[index]!),
-      end: (saved) => {
-        if (!this.#taken.delete(handles) || saved) return;
-        for (const handle of handles) this.#changed.add(handle);
-      },
-    };
+    return this.#changed.takeChanges((handle) => this.#entryOf(handle));
   }
 
   #entryOf(handle: number): RankingEntry {
@@ -284,25 +216,22 @@ export class Ranking {
     const at = this.#waitingAt(handle);
     return {
       userId: this.#ids.idOf(handle),
-      score: at < 0 ? this.#scoreOf(handle, -1) : this.#waiting.scoreAt(at),
+      score: at < 0 ? this.#placed.scoreOf(handle, -1) : this.#waiting.scoreAt(at),
       seq: this.#seqs.get(handle),
     };
   }
 
   /**
    * The id table moved every player to `map[handle]` (-1: no player there) in `capacity` slots: the
-   * columns, the order, the high scores, the waiting pairs and the saves' lists follow. Every
+   * columns, the order, the high scores, the waiting pairs and the saves' lists (in #changed) follow. Every
    * column keyed by handle is made `capacity` long, so no later write past it grows one.
    */
   #renumber(map: Int32Array, capacity: number): void {
     this.#seqs.renumber(map, capacity);
     this.#changed.renumber(map, capacity);
-    this.#order.renumber(map, capacity);
-    if (this.#high !== undefined) this.#high = permuted(this.#high, map, capacity);
+    this.#placed.renumber(map, capacity);
     this.#waiting.renumber(map);
-    for (let at = 0; at < this.#waiting.count; at++) this.#order.park(this.#waiting.handleAt(at), at);
-    for (const handles of this.#taken)
-      for (let i = 0; i < handles.length; i++) handles[i] = map[handles[i]!]!;
+    for (let at = 0; at < this.#waiting.count; at++) this.#placed.order.park(this.#waiting.handleAt(at), at);
   }
 
   /**
@@ -317,149 +246,9 @@ export class Ranking {
     return BULK_GROWTH;
   }
 
-  /** The rank of the player at `position` with `score`: the one place the tie-break rule is applied. */
-  #rank(position: number, score: number): number {
-    return this.tieBreak === 'shared' ? this.#countAbove(score) + 1 : position + 1;
-  }
-
-  /** Calls `visit` for the players at positions offset … offset + limit - 1; stops when it returns false. */
-  #walk(
-    offset: number,
-    limit: number,
-    visit: (handle: number, score: number, rank: number) => boolean | void,
-  ): void {
-    const end = Math.min(this.#order.size, offset + limit);
-    if (offset >= end) return;
-    let position = offset;
-    // Players of one dense score are contiguous: its score and rank are computed once per run.
-    let score = -1;
-    let runEnd = -1;
-    let sharedRank = 0;
-    const high = this.#high;
-    this.#order.forEachFrom(offset, (handle) => {
-      if (high !== undefined && high[handle]! > 0) {
-        const value = high[handle]!;
-        if (visit(handle, value, this.#rank(position, value)) === false) return false;
-      } else {
-        if (position >= runEnd) {
-          score = this.#low.scoreAt(position - this.#highCount);
-          sharedRank = this.#countAbove(score) + 1;
-          runEnd = sharedRank - 1 + this.#low.countOf(score);
-        }
-        const rank = this.tieBreak === 'shared' ? sharedRank : position + 1;
-        if (visit(handle, score, rank) === false) return false;
-      }
-      return ++position < end;
-    });
-  }
-
-  /** Players with a score strictly above `score`. */
-  #countAbove(score: number): number {
-    if (score < this.#low.limit) return this.#highCount + this.#low.countAbove(score);
-    return this.#highPositionBelow(score, true);
-  }
-
-  /** The score of a placed player (its position when known, or -1). */
-  #scoreOf(handle: number, position: number): number {
-    const high = this.#high?.[handle] ?? 0;
-    if (high > 0) return high;
-    if (position >= 0) return this.#low.scoreAt(position - this.#highCount);
-    // A block inside one score's run holds that score for every player in it, so the player need
-    // not be looked for in the block (a scan of up to blockSize handles). At scale nearly every
-    // block is such a block: a score is shared by far more players than a block holds.
-    const first = this.#order.blockStartOf(handle) - this.#highCount;
-    if (first >= 0) {
-      const score = this.#low.scoreAt(first);
-      const runEnd = this.#low.total - this.#low.countBelow(score);
-      if (first + this.#order.blockSizeOf(handle) <= runEnd) return score;
-    }
-    return this.#low.scoreAt(this.#order.positionOf(handle) - this.#highCount);
-  }
-
-  /** Removes a placed player from the order and the counts; returns their score. */
-  #take(handle: number): number {
-    const position = this.#order.remove(handle);
-    if (position < TOP_LIST_SIZE) this.#topList = undefined;
-    const high = this.#high?.[handle] ?? 0;
-    if (high > 0) {
-      this.#high![handle] = 0;
-      this.#highCount--;
-      return high;
-    }
-    // The counts still hold the player, so the position still reads their score.
-    const score = this.#low.scoreAt(position - this.#highCount);
-    this.#low.add(score, -1);
-    return score;
-  }
-
-  /**
-   * Places a player with `score`, reached by the win `seq`: after everyone with a higher score,
-   * and among equal scores in seq order. So the order depends on the wins, never on the order
-   * they were applied in (several api processes apply a period's wins in any order).
-   */
-  #place(handle: number, score: number, seq: number): void {
-    if (score < this.#low.limit) {
-      const start = this.#highCount + this.#low.countAbove(score);
-      const position = this.#inSeqOrder(start, start + this.#low.countOf(score), seq);
-      if (position < TOP_LIST_SIZE) this.#topList = undefined;
-      this.#low.add(score, 1);
-      this.#order.insert(position, handle);
-      return;
-    }
-    const position = this.#inSeqOrder(
-      this.#highPositionBelow(score, true),
-      this.#highPositionBelow(score, false),
-      seq,
-    );
-    if (position < TOP_LIST_SIZE) this.#topList = undefined;
-    this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
-    this.#high[handle] = score;
-    this.#highCount++;
-    this.#order.insert(position, handle);
-  }
-
-  /**
-   * Positions `from` … `to` - 1 hold players of one score in seq order: the position before the
-   * first whose seq is above `seq`. Wins mostly come in log order, so the end is checked first.
-   * Every placement passes here (or through #placeAll), which keeps #placedSeq.
-   */
-  #inSeqOrder(from: number, to: number, seq: number): number {
-    // Newer than every placed player's win (the common case): the end, without reading the order.
-    if (seq > this.#placedSeq) {
-      this.#placedSeq = seq;
-      return to;
-    }
-    if (from === to || this.#seqs.get(this.#order.at(to - 1)) < seq) return to;
-    let lo = from;
-    let hi = to - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#seqs.get(this.#order.at(mid)) < seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /**
-   * Among the high-score players (positions 0 … highCount - 1, scores descending), the first
-   * position whose score is at most `score` (`orEqual`) or below it: a binary search.
-   */
-  #highPositionBelow(score: number, orEqual: boolean): number {
-    const high = this.#high;
-    let lo = 0;
-    let hi = this.#highCount;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = high![this.#order.at(mid)]!;
-      if (orEqual ? value > score : value >= score) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   /** A player met or restored waits to be placed: their pair's index is kept in their `blockOf` entry. */
   #wait(handle: number, score: number, growth: number): void {
-    this.#order.park(handle, this.#waiting.add(handle, score, growth), growth);
+    this.#placed.order.park(handle, this.#waiting.add(handle, score, growth), growth);
   }
 
   /**
@@ -471,11 +260,11 @@ export class Ranking {
   #placePending(): void {
     const count = this.#waiting.count;
     if (count === 0) return;
-    const first = this.#order.size;
+    const first = this.#placed.size;
     const { handles, scores } = this.#waiting.take();
     if (count === 1) {
-      this.#place(handles[0]!, scores[0]!, this.#seqs.get(handles[0]!));
-      this.#order.unpark();
+      this.#placed.place(handles[0]!, scores[0]!, this.#seqs.get(handles[0]!));
+      this.#placed.order.unpark();
       return;
     }
     const seqs = new Float64Array(count);
@@ -484,50 +273,18 @@ export class Ranking {
     // A merge costs a pass over every placed player: worth it for a replay's many, not for a few
     // thousand met while millions are placed (each placement alone is a few microseconds).
     if (count < this.#bulkPlacement || count * MERGE_SHARE < first) {
-      for (const i of bySeq) this.#place(handles[i]!, scores[i]!, seqs[i]!);
-      this.#order.unpark();
+      for (const i of bySeq) this.#placed.place(handles[i]!, scores[i]!, seqs[i]!);
+      this.#placed.order.unpark();
       return;
     }
-    this.#placeAll(inRankOrder(bySeq, scores, this.#low.limit, handles), handles, scores, seqs);
+    // Until the order is loaded again, a waiting player's blockOf entry says where their score is.
+    const order = this.#placed.order;
+    const pending = inRankOrder(bySeq, scores, this.#placed.denseLimit, handles);
+    this.#placed.placeAll(pending, (handle) => scores[order.parked(handle)]!, handles, scores, seqs);
+    this.#trimAfterReplay();
   }
 
-  /**
-   * Merges the waiting players (`pending`, in rank order; `handles`, `scores` and `seqs` in the
-   * order met) with the placed ones; builds the order and counts again.
-   */
-  #placeAll(pending: Int32Array, handles: Int32Array, scores: Float64Array, seqs: Float64Array): void {
-    const first = this.#order.size;
-    const placed = new Int32Array(first);
-    const placedScores = new Float64Array(first);
-    let n = 0;
-    this.#walk(0, first, (handle, score) => {
-      placed[n] = handle;
-      placedScores[n++] = score;
-    });
-    // Until the order is loaded again, a waiting player's blockOf entry says where their score is.
-    const scoreOf = (handle: number): number => scores[this.#order.parked(handle)]!;
-    const merged = mergedInRankOrder(
-      { handles: placed, scoreOf: (_, at) => placedScores[at]! },
-      { handles: pending, scoreOf },
-      (handle) => this.#seqs.get(handle),
-    );
-    const denseCounts = new Int32Array(
-      Math.min(this.#low.limit, highestDense(scores, scores.length, this.#low.limit) + 1),
-    );
-    for (let i = 0; i < scores.length; i++) {
-      const score = scores[i]!;
-      if (score < this.#low.limit) denseCounts[score]!++;
-      else {
-        const handle = handles[i]!;
-        this.#high = grown(this.#high ?? new Float64Array(1024), handle + 1);
-        this.#high[handle] = score;
-        this.#highCount++;
-      }
-      this.#placedSeq = Math.max(this.#placedSeq, seqs[i]!);
-    }
-    this.#low.addAll(denseCounts);
-    this.#order.load(merged);
-    this.#topList = undefined;
+  #trimAfterReplay(): void {
     // A bulk placement ends a replay or a restore: the capacity its growth (by BULK_GROWTH, or a
     // reserve) left unused goes back. Only then: a trim after a running growth would
     // be undone by the next new player, two copies of every column for nothing.
@@ -538,18 +295,3 @@ export class Ranking {
     this.#changed.trim(this.#ids.capacity);
   }
 }
-
-/**
- * From this many players placed at once, a merge (O(players)) beats placing them one by one: at
- * scale, a few thousand block moves cost about one pass over the order.
- */
-const BULK_PLACEMENT = 4096;
-
-/**
- * Growth of the id table during a replay: each growth rewrites every slot at random, so growing by
- * 2 rewrites a slot about once over the replay where TABLE_GROWTH (1.1) rewrites it eight times.
- */
-const BULK_GROWTH = 2;
-
-/** A merge is chosen when the players to place are at least 1/MERGE_SHARE of those placed. */
-const MERGE_SHARE = 64;

@@ -1,23 +1,7 @@
-import { grown, mix32, resized } from './typed-arrays.ts';
+import { hashBytes, hashString, hashWords, hexOf, home, parseHex, WORDS } from './id-keys.ts';
+import { inHashOrder } from './in-hash-order.ts';
+import { grown, resized } from './typed-arrays.ts';
 
-/**
- * Interns user ids as integer handles and gives them back, all in typed arrays. A handle is the
- * id's slot in an open-addressing table (issue #15: one probe finds the player, and the ranking's
- * columns are indexed by the same number, so no second random access maps a slot to a handle).
- * Handles are therefore sparse (0 … capacity - 1) and a growth of the table moves them: the
- * table tells its owner through `onMove`, with the map from old to new slots.
- *
- * Why not `Map<string, number>`: V8 caps a Map at 2^24 entries (16.7 M) while a month of the spec
- * holds 25 M players, and 25 M heap strings would make every full GC mark 25 M objects.
- *
- * Each slot owns three 32-bit words. A 24-character lowercase hex id (the common shape of such
- * ids, a MongoDB ObjectId for one) is stored in them as its 96 bits, so it costs 12 bytes; any
- * other id ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold
- * the offset and length (never 0). Three zero words mark an empty slot, so the all-zero hex id is
- * kept as bytes. No hash or tag is stored: a probe compares the key words, which linear probing
- * keeps in the few cache lines it reads anyway; a rehash recomputes the hash from the key.
- */
-export const MAX_PLAYERS = (1 << 26) - 2;
 /** Most of a table's slots in use before it grows: past it linear probes get long. */
 const MAX_LOAD = 0.85;
 /**
@@ -38,6 +22,26 @@ const FIRST_CAPACITY = 2048;
 /** Called after a rehash: the id in old slot s is now in `map[s]` (-1 for an empty slot). */
 export type OnMove = (map: Int32Array, capacity: number) => void;
 
+/**
+ * Interns user ids as integer handles and gives them back, all in typed arrays. A handle is the
+ * id's slot in an open-addressing table (issue #15: one probe finds the player, and the ranking's
+ * columns are indexed by the same number, so no second random access maps a slot to a handle).
+ * Handles are therefore sparse (0 … capacity - 1) and a growth of the table moves them: the
+ * table tells its owner through `onMove`, with the map from old to new slots.
+ *
+ * Why not `Map<string, number>`: V8 caps a Map at 2^24 entries (16.7 M) while a month of the spec
+ * holds 25 M players, and 25 M heap strings would make every full GC mark 25 M objects.
+ *
+ * Each slot owns three 32-bit words. A 24-character lowercase hex id (the common shape of such
+ * ids, a MongoDB ObjectId for one) is stored in them as its 96 bits, so it costs 12 bytes; any
+ * other id ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold
+ * the offset and length (never 0). Three zero words mark an empty slot, so the all-zero hex id is
+ * kept as bytes. No hash or tag is stored: a probe compares the key words, which linear probing
+ * keeps in the few cache lines it reads anyway; a rehash recomputes the hash from the key.
+ *
+ * No count limit of its own: handles are Int32 slot numbers (2^31), and memory runs out long
+ * before (26 bytes a player: 56 GB there). A limit of 2^26 players was left from an old packing.
+ */
 export class UserIdTable {
   /** Three words per slot: the packed hex id, or [arena offset, length, 0]; all 0 when empty. */
   #keys = new Uint32Array(3 * FIRST_CAPACITY);
@@ -99,8 +103,7 @@ export class UserIdTable {
    * so that interning up to that many does not rehash.
    */
   reserve(players: number): void {
-    const capacity = Math.min(players, MAX_PLAYERS);
-    if (capacity > this.#capacity * MAX_LOAD) this.#rehash(Math.ceil(capacity / SIZED_LOAD));
+    if (players > this.#capacity * MAX_LOAD) this.#rehash(Math.ceil(players / SIZED_LOAD));
   }
 
   /**
@@ -176,9 +179,7 @@ export class UserIdTable {
       this.#w2 = WORDS[2]!;
       return hashWords(this.#w0, this.#w1, this.#w2);
     }
-    let h = 0x811c9dc5;
-    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-    return mix32(h);
+    return hashString(id);
   }
 
   #isHexSlot(slot: number): boolean {
@@ -199,8 +200,6 @@ export class UserIdTable {
   #store(slot: number, id: string): void {
     if (id.length === 0 || id.length > 255)
       throw new RangeError(`user id length ${id.length} is outside 1..255`);
-    if (this.#count >= MAX_PLAYERS)
-      throw new RangeError(`a ranking holds at most ${MAX_PLAYERS} players: partition it`);
     const k = 3 * slot;
     if (this.#isHex) {
       this.#keys[k] = this.#w0;
@@ -229,11 +228,7 @@ export class UserIdTable {
     const keys = this.#keys;
     const k = 3 * slot;
     if (this.#isHexSlot(slot)) return hashWords(keys[k]!, keys[k + 1]!, keys[k + 2]!);
-    let h = 0x811c9dc5;
-    const start = keys[k]!;
-    const end = start + keys[k + 1]!;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ this.#bytes[i]!, 0x01000193);
-    return mix32(h);
+    return hashBytes(this.#bytes, keys[k]!, keys[k]! + keys[k + 1]!);
   }
 
   /**
@@ -264,28 +259,16 @@ export class UserIdTable {
       for (let slot = 0; slot < old; slot++) if (!this.#isEmpty(slot)) move(slot, this.#hashOf(slot));
     } else {
       // Each key is hashed once (a hex key is three mix32 rounds): kept for the bucketing.
-      const count = this.#count;
-      const occupied = new Int32Array(count);
-      const byOccupied = new Uint32Array(count);
-      const starts = new Int32Array(REHASH_BUCKETS + 1);
+      const occupied = new Int32Array(this.#count);
+      const byOccupied = new Uint32Array(this.#count);
       let n = 0;
       for (let slot = 0; slot < old; slot++) {
         if (this.#isEmpty(slot)) continue;
-        const hash = this.#hashOf(slot);
         occupied[n] = slot;
-        byOccupied[n++] = hash;
-        starts[(hash >>> REHASH_SHIFT) + 1]!++;
+        byOccupied[n++] = this.#hashOf(slot);
       }
-      for (let bucket = 1; bucket <= REHASH_BUCKETS; bucket++) starts[bucket]! += starts[bucket - 1]!;
-      const slots = new Int32Array(count);
-      const hashes = new Uint32Array(count);
-      for (let i = 0; i < count; i++) {
-        const hash = byOccupied[i]!;
-        const at = starts[hash >>> REHASH_SHIFT]!++;
-        slots[at] = occupied[i]!;
-        hashes[at] = hash;
-      }
-      for (let i = 0; i < count; i++) move(slots[i]!, hashes[i]!);
+      const { slots, hashes } = inHashOrder(occupied, byOccupied);
+      for (let i = 0; i < n; i++) move(slots[i]!, hashes[i]!);
     }
     this.#keys = keys;
     this.#hex = hex;
@@ -297,9 +280,6 @@ export class UserIdTable {
 
 /** From this many ids a rehash buckets them by home slot first (see #rehash). */
 const SORTED_REHASH_FROM = 1 << 16;
-/** 2^11 buckets: their write streams (two 64-byte lines each) fit in a core's cache. */
-const REHASH_SHIFT = 21;
-const REHASH_BUCKETS = 1 << (32 - REHASH_SHIFT);
 
 /** The first empty slot of `keys` (three words a slot) from `hash`'s home: no key is compared, it is new. */
 function insert(keys: Uint32Array, capacity: number, hash: number): number {
@@ -307,74 +287,4 @@ function insert(keys: Uint32Array, capacity: number, hash: number): number {
   while ((keys[3 * slot]! | keys[3 * slot + 1]! | keys[3 * slot + 2]!) !== 0)
     slot = slot + 1 === capacity ? 0 : slot + 1;
   return slot;
-}
-
-/** The slot a hash starts probing at: the hash scaled to the capacity (no power-of-two capacity needed). */
-function home(hash: number, capacity: number): number {
-  return Math.floor((hash / 4294967296) * capacity);
-}
-
-function hashWords(w0: number, w1: number, w2: number): number {
-  return mix32(w0 ^ mix32(w1 ^ mix32(w2 ^ 0x9e3779b9)));
-}
-
-/**
- * The byte of two lowercase hex digits by their character codes (`c1 << 7 | c2`, each below 128),
- * -1 for any other pair: one lookup per byte instead of one per digit (32 KB, stays cached).
- */
-const HEX_PAIR = Int16Array.from({ length: 1 << 14 }, (_, i) => {
-  const high = hexDigit(i >>> 7);
-  const low = hexDigit(i & 127);
-  return high < 0 || low < 0 ? -1 : (high << 4) | low;
-});
-
-function hexDigit(c: number): number {
-  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
-}
-
-/** Where parseHex leaves the three words of a hex id (no allocation per lookup). */
-const WORDS = new Uint32Array(3);
-
-/** Parses 24 lowercase hex characters into WORDS; false for any other id. */
-function parseHex(id: string): boolean {
-  const w0 = hexWord(id, 0);
-  if (w0 < 0) return false;
-  const w1 = hexWord(id, 8);
-  if (w1 < 0) return false;
-  const w2 = hexWord(id, 16);
-  if (w2 < 0) return false;
-  WORDS[0] = w0;
-  WORDS[1] = w1;
-  WORDS[2] = w2;
-  return true;
-}
-
-/**
- * The 32 bits of 8 lowercase hex characters from `at`, as a non-negative number, or -1 when one
- * is not a hex digit. A character above 127 makes `127 - c` negative, a pair with a non-digit
- * has the value -1: either sets the sign bit of the OR, so one test rejects both.
- */
-function hexWord(id: string, at: number): number {
-  let word = 0;
-  let bad = 0;
-  for (let i = at; i < at + 8; i += 2) {
-    const c1 = id.charCodeAt(i);
-    const c2 = id.charCodeAt(i + 1);
-    const byte = HEX_PAIR[((c1 & 127) << 7) | (c2 & 127)]!;
-    bad |= byte | (127 - c1) | (127 - c2);
-    word = (word << 8) | (byte & 255);
-  }
-  return bad < 0 ? -1 : word >>> 0;
-}
-
-const HEX_DIGITS = '0123456789abcdef';
-const HEX_BYTES = Array.from({ length: 256 }, (_, b) => HEX_DIGITS[b >>> 4]! + HEX_DIGITS[b & 15]!);
-
-function hexOf(word: number): string {
-  return (
-    HEX_BYTES[word >>> 24]! +
-    HEX_BYTES[(word >>> 16) & 255]! +
-    HEX_BYTES[(word >>> 8) & 255]! +
-    HEX_BYTES[word & 255]!
-  );
 }
