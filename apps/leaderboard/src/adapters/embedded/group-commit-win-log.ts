@@ -50,6 +50,7 @@ export class GroupCommitWinLog implements WinLog {
   constructor(options: GroupCommitWinLogOptions) {
     this.#db = openSqlite(options.file, { synchronous: 'normal' });
     let restarts: WalRestarts | undefined = options.walRestarts;
+    let commits: SqliteGroupCommit<NewWin, AppendResult> | undefined;
     try {
       this.#writer = new WinBatchWriter(this.#db);
       this.#reads = new WinLogReads(options.reader);
@@ -59,7 +60,7 @@ export class GroupCommitWinLog implements WinLog {
       const copyBack = walCopyBack(this.#db, {
         copyBackFailed: (message) => restarts?.copyBackFailed(message),
       });
-      this.#commits = new SqliteGroupCommit({
+      commits = new SqliteGroupCommit({
         db: this.#db,
         file: options.file,
         durable: options.synchronous === 'full',
@@ -70,16 +71,19 @@ export class GroupCommitWinLog implements WinLog {
           return this.#writer.write(wins).results;
         },
       });
+      this.#commits = commits;
+      // The thread comes last: nothing after it can throw, so a failed construction leaks no thread.
+      this.#checkpointer = new WalCheckpointer(
+        options.file,
+        options.synchronous,
+        options.walCheckpointMs ?? 1000,
+      );
     } catch (error) {
+      // Idle, the group commit closes its WAL descriptor at once; then the connection.
+      void commits?.close();
       this.#db.close();
       throw error;
     }
-    // The thread comes last: nothing after it can throw, so a failed construction leaks no thread.
-    this.#checkpointer = new WalCheckpointer(
-      options.file,
-      options.synchronous,
-      options.walCheckpointMs ?? 1000,
-    );
     restarts ??= this.#checkpointer;
   }
 
