@@ -24,6 +24,7 @@ export class RankOrder extends BlockStore {
 
   /** Inserts `handle` so that it ends up at `position` (0 … size). */
   insert(position: number, handle: number): void {
+    this.#located = -1; // positions move: a located offset may be stale
     if (this.blocks.length === 0) {
       this.appendBlock();
       this.reindex();
@@ -53,6 +54,7 @@ export class RankOrder extends BlockStore {
 
   /** Removes `handle` and returns the position it had. */
   remove(handle: number): number {
+    this.#located = -1; // positions move: a located offset may be stale
     const id = this.blockOf[handle]!;
     const block = this.blocks[id]!;
     const size = this.sizes[id]!;
