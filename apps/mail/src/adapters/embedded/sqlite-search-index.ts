@@ -102,12 +102,12 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#deleteFts = db.prepare('DELETE FROM docs_fts WHERE rowid = ?');
   }
 
-  // Each a write of the group commit: atomic without a transaction of its own.
   /** Stops taking writes; resolves once those submitted are committed (before the connection closes). */
   async closeWrites(): Promise<void> {
     await Promise.all([this.#group.close(), this.#newGroup.close()]);
   }
 
+  // Each a write of the group commit: atomic without a transaction of its own.
   upsert(doc: SearchDocument): Promise<void> {
     return this.#group.run(() => {
       const existing = this.#idOf.get(doc.user_id, doc.email_id) as { id: number } | undefined;

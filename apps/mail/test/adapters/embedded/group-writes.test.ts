@@ -154,3 +154,44 @@ t.test('beforeBegin runs once the lock is free, just before the group takes it',
   await write;
   t.same(events, ['copy-back', 'write'], 'after the wait, right before the write');
 });
+
+t.test(
+  'a group whose BEGIN finds the lock taken past its wait fails whole and leaves no transaction',
+  async (t) => {
+    const file = join(tempDir(t), 'g.db');
+    const db = open(t, file);
+    db.exec('PRAGMA busy_timeout = 4321');
+    const group = new GroupWrites(db, { busyTimeoutMs: 0, yieldWhileBusyMs: 5 });
+    const insert = db.prepare('INSERT INTO kv (k, v) VALUES (?, ?)');
+    const other = new DatabaseSync(file);
+    t.teardown(() => other.close());
+    other.exec('BEGIN IMMEDIATE');
+    const results = await Promise.allSettled([
+      group.run(() => insert.run('a', 1)),
+      group.run(() => insert.run('b', 2)),
+    ]);
+    t.same(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+      'every write of the group fails',
+    );
+    t.match(results[0], { reason: /locked|busy/i });
+    t.notOk(db.isTransaction, 'no transaction is left open');
+    t.same(group.stats, { commits: 0, writes: 0 }, 'nothing counted as committed');
+    t.equal(
+      (db.prepare('PRAGMA busy_timeout').get() as { timeout: number }).timeout,
+      4321,
+      'own timeout restored',
+    );
+    other.exec('ROLLBACK');
+    await group.run(() => insert.run('c', 3));
+    t.same(
+      db
+        .prepare('SELECT k FROM kv ORDER BY k')
+        .all()
+        .map((r) => r.k),
+      ['c'],
+      'a later group commits once the lock is free',
+    );
+  },
+);
