@@ -3,7 +3,8 @@
  * after it, through the same `apply`, so books, orders, wallets and risk counters come back exactly
  * (stateDigest proves it). What leaves the state on the way is journaled already: held only.
  */
-import { OrderManager, type Retiring } from './core/order-manager.ts';
+import type { Retiring } from './core/leaving-state.ts';
+import { OrderManager } from './core/order-manager.ts';
 import { restoreParts } from './core/state-snapshot.ts';
 import { FinishedClientIds } from './core/finished-client-ids.ts';
 import { SessionClock } from './core/trading-hours.ts';

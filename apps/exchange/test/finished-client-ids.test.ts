@@ -8,7 +8,7 @@ import { openSqlite } from '@tessera/kit';
 import { SqliteJournal } from '../src/adapters/embedded/sqlite-journal.ts';
 import { FinishedClientIds } from '../src/core/finished-client-ids.ts';
 import type { Order } from '../src/core/messages.ts';
-import type { FinishedOrders } from '../src/core/order-manager.ts';
+import type { FinishedOrders } from '../src/core/leaving-state.ts';
 import { ExchangeService } from '../src/service.ts';
 import { rules, T0 } from './core/exchange-rules.ts';
 import { tempFile } from './finished-reads-fixtures.ts';

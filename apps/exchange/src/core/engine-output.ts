@@ -17,7 +17,8 @@ import {
 } from './codes.ts';
 import type { MatchingEngine } from './engine.ts';
 import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './messages.ts';
-import type { AccountState, Retiring } from './order-manager.ts';
+import type { AccountState } from './account-state.ts';
+import type { Retiring } from './leaving-state.ts';
 import type { Refusal } from './order-checks.ts';
 import { RECORD_WIDTH } from './output.ts';
 import type { RetiredDigest } from './retired-digest.ts';

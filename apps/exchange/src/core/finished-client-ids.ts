@@ -1,5 +1,5 @@
 import type { Order } from './messages.ts';
-import type { FinishedOrders } from './order-manager.ts';
+import type { FinishedOrders } from './leaving-state.ts';
 
 /** Ids kept before the memory gives up (about 60 MB of keys): a miss then asks the store. */
 export const FINISHED_CLIENT_IDS_LIMIT = 500_000;

@@ -49,9 +49,6 @@ export interface ExchangeRules {
   readonly selfTrade: SelfTradeMode;
 }
 
-export type { AccountState } from './account-state.ts';
-export { NO_RETIRING, type FinishedOrders, type Retiring } from './leaving-state.ts';
-
 export interface Applied {
   readonly events: ExchangeEvent[];
   /** Set when the command was refused while being applied (the engine's own checks). */

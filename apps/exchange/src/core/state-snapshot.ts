@@ -16,13 +16,9 @@ import { createHash } from 'node:crypto';
 import { ClientOrderIds } from './client-order-ids.ts';
 import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
-import {
-  NO_RETIRING,
-  OrderManager,
-  type AccountState,
-  type ExchangeRules,
-  type Retiring,
-} from './order-manager.ts';
+import type { AccountState } from './account-state.ts';
+import { NO_RETIRING, type Retiring } from './leaving-state.ts';
+import { OrderManager, type ExchangeRules } from './order-manager.ts';
 import { RetiredDigest } from './retired-digest.ts';
 import type { Exposure } from './risk.ts';
 import { holdingOf } from './holding.ts';

@@ -20,7 +20,7 @@ import { UtcTimestamps } from './utc-timestamp.ts';
 
 /** Re-exported for the session tests, written when the type lived here. */
 export type { SentMessage };
-export type { Sequences, SessionAction, SessionDirectory, SessionOptions };
+export type { Sequences, SessionAction };
 
 /** FIX 4.4 application message types (so an unknown one is told apart from an unsupported one). */
 const APP_TYPE = /^(?:[6-9A-Za-z]|A[A-Z]|B[A-H])$/;

@@ -40,9 +40,6 @@ import type {
   PublicFastAnswer,
 } from './fast-route-types.ts';
 
-export { OWN_HEADERS } from './fast-outcomes.ts';
-export { MAX_REMEMBERED_LENGTH } from './fast-route-table.ts';
-
 export class FastRoutes {
   readonly #table: FastRouteTable;
   readonly #outcomes: FastOutcomes;

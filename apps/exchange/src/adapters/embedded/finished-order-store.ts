@@ -38,7 +38,7 @@ export function ensureFinishedOrderStore(db: DatabaseSync): void {
       PRIMARY KEY (account, client_order_id, id)
     ) WITHOUT ROWID;
     -- A restart from a snapshot reads the ClOrdIDs of the day's orders, a range of ids: without
-    -- this the whole table was read (206–290 ms at 2 M rows). Ids grow, so each snapshot's rows
+    -- this the whole table was read (measured: docs/benchmarks.md, 2026-11-29). Ids grow, so each snapshot's rows
     -- go at its right-hand end.
     CREATE INDEX IF NOT EXISTS finished_by_client_id_by_id ON finished_by_client_id (id);
   `);
