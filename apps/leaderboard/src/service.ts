@@ -93,12 +93,15 @@ export class LeaderboardService {
 
   async #recordTraced(newWin: NewWin, input: MatchInput, trace: TraceScope): Promise<RecordedWin> {
     // Each step its own span: the append (a message to the log) and the ranking update.
-    const appended = await trace.span(
+    const { win, duplicate } = await trace.span(
       'leaderboard.win.append',
       (scope) => this.#ports.winLog.append(newWin, scope),
       'producer',
     );
-    return trace.span('leaderboard.ranking.apply', () => Promise.resolve(this.#apply(appended, input)));
+    // The span covers the ranking's apply only, not a retry's checks (the archive is read outside it).
+    const apply = () => trace.span('leaderboard.ranking.apply', () => this.#ports.rankings.applyWin(win));
+    if (duplicate) return this.#replayed(win, input, apply);
+    return this.#applied(win, await apply(), false);
   }
 
   /** Applies an appended win to the ranking (a retried one after its checks): the answer. */
@@ -115,13 +118,17 @@ export class LeaderboardService {
     return { period: win.period, standing, replayed };
   }
 
-  async #replayed(win: Win, input: MatchInput): Promise<RecordedWin> {
+  async #replayed(
+    win: Win,
+    input: MatchInput,
+    apply = () => this.#ports.rankings.applyWin(win),
+  ): Promise<RecordedWin> {
     assertSameMatch(win, input);
     // A retry of a match from a period already archived reads the archive, never revives it.
     const archived = await isArchivedPeriod(win.period, this.#ports);
     const standing = archived ? await this.#ports.archive.standing(win.period, win.userId) : undefined;
     if (standing !== undefined) return { period: win.period, standing, replayed: true };
-    return this.#applied(win, await this.#ports.rankings.applyWin(win), true);
+    return this.#applied(win, await apply(), true);
   }
 
   /**
