@@ -39,8 +39,10 @@ export type OnMove = (map: Int32Array, capacity: number) => void;
  * kept as bytes. No hash or tag is stored: a probe compares the key words, which linear probing
  * keeps in the few cache lines it reads anyway; a rehash recomputes the hash from the key.
  *
- * No count limit of its own: handles are Int32 slot numbers (2^31), and memory runs out long
- * before (26 bytes a player: 56 GB there). A limit of 2^26 players was left from an old packing.
+ * No count limit of its own for hex ids: handles are Int32 slot numbers (2^31), and memory runs
+ * out long before (26 bytes a player: 56 GB there). Other ids keep their bytes in one arena of at
+ * most 4 GiB: about 67 M players of 64 characters (beyond the spec's 25 M a month; the overflow is
+ * an uncoded RangeError, after the win is logged).
  */
 export class UserIdTable {
   /** Three words per slot: the packed hex id, or [arena offset, length, 0]; all 0 when empty. */
