@@ -1,5 +1,6 @@
 /** JSON schemas of the exchange API's trade report (spec/exchange.md). */
 import { side, time } from './fields.ts';
+import { TRADE_REPORT_COLUMNS } from '../../core/trade-report.ts';
 
 export const tradeReportQuerySchema = {
   type: 'object',
@@ -25,20 +26,7 @@ export const tradeReportQuerySchema = {
 const tradeReportRowSchema = {
   type: 'object',
   additionalProperties: false,
-  required: [
-    'timestamp',
-    'executionId',
-    'orderId',
-    'clientId',
-    'symbol',
-    'side',
-    'orderType',
-    'limitPrice',
-    'quantity',
-    'price',
-    'executedQuantity',
-    'remainingQuantity',
-  ],
+  required: [...TRADE_REPORT_COLUMNS],
   properties: {
     timestamp: time,
     executionId: { type: 'integer' },
