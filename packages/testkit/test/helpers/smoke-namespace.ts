@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { kubectl, type Cluster } from '../../src/cluster.ts';
+import { pollUntil } from '../../src/poll.ts';
 
 const run = promisify(execFile);
 
@@ -61,21 +62,8 @@ export function smokeNamespace(target: Cluster, namespace: string): SmokeNamespa
     return parts.join('\n');
   }
 
-  async function until(what: string, check: () => Promise<boolean>, ms = 120_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    let last: unknown;
-    for (;;) {
-      try {
-        if (await check()) return;
-      } catch (error) {
-        last = error;
-      }
-      if (Date.now() > deadline) {
-        const why = last instanceof Error ? `\nlast error: ${last.message}` : '';
-        throw new Error(`timed out after ${ms / 1000} s waiting for ${what}${why}\n${await diagnostics()}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+  function until(what: string, check: () => Promise<boolean>, ms = 120_000): Promise<void> {
+    return pollUntil(what, check, { ms, describe: diagnostics });
   }
 
   async function diagnosed<T>(step: () => Promise<T>): Promise<T> {
