@@ -48,6 +48,7 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
   let lastRenewalSeen = ''; // the holder's renewTime as last read, and when we read it
   let lastRenewalSeenAt = 0;
   let lastRenewedAt = 0;
+  let attempt: Promise<void> | undefined; // the loop's step in flight, which stop() lets finish
 
   const spec = (acquire: boolean, lease?: V1Lease) => ({
     holderIdentity: identity,
@@ -94,7 +95,11 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
     return true;
   }
 
-  async function loop(): Promise<void> {
+  function loop(): void {
+    attempt = step();
+  }
+
+  async function step(): Promise<void> {
     if (stopped) return;
     let holds = false;
     try {
@@ -116,20 +121,19 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
       logger.error({ lease: `${namespace}/${name}`, identity }, 'lost the lease');
       options.onStoppedLeading();
     }
-    timer = setTimeout(() => void loop(), leader ? renewMs : retryMs);
+    timer = setTimeout(loop, leader ? renewMs : retryMs);
   }
 
-  void loop();
-  return {
-    isLeader: () => leader,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      if (!leader) return;
-      leader = false;
+  /**
+   * Gives the Lease up if the API server says we hold it — whatever `leader` says, since a step
+   * stopped mid-way may have taken it. A 409 means a write of ours (or a candidate's) came between
+   * the read and the release: read again, a few times.
+   */
+  async function release(): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      const lease = await api.readNamespacedLease({ name, namespace });
+      if (lease.spec?.holderIdentity !== identity) return;
       try {
-        const lease = await api.readNamespacedLease({ name, namespace });
-        if (lease.spec?.holderIdentity !== identity) return;
         await api.replaceNamespacedLease({
           name,
           namespace,
@@ -145,6 +149,25 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
             },
           },
         });
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiException && error.code === 409) || tries === 3) throw error;
+      }
+    }
+  }
+
+  loop();
+  return {
+    isLeader: () => leader,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      leader = false;
+      // A renewal in flight would otherwise land after the release and hold the Lease again.
+      await attempt;
+      if (lastRenewedAt === 0) return; // never held it: nothing to give up
+      try {
+        await release();
       } catch (error) {
         logger.warn({ err: error }, 'could not release the lease');
       }

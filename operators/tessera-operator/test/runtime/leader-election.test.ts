@@ -6,6 +6,8 @@ import { AppsV1Api, CoordinationV1Api, V1MicroTime } from '@kubernetes/client-no
 import t from 'tap';
 import { apiServer, until } from '../helpers/api-server.ts';
 import { testOperator } from '../helpers/operator.ts';
+import { startLeaderElection } from '../../src/runtime/leader-election.ts';
+import { createLogger } from '../../src/runtime/logger.ts';
 
 t.setTimeout(600_000);
 
@@ -92,4 +94,33 @@ t.test('a Lease whose holder stopped renewing is taken once it expires', async (
   const lease = await leases.readNamespacedLease({ namespace, name: 'tessera-operator' });
   t.equal(lease.spec?.holderIdentity, 'operator-b');
   t.equal(lease.spec?.leaseTransitions, 1);
+});
+
+t.test('a leader stopped while a renewal is in flight still gives the Lease up', async (t) => {
+  const { config, namespace } = await apiServer(t, 'lease');
+  const leases = config.makeApiClient(CoordinationV1Api);
+  // Renewing every 2 ms keeps a renewal in flight nearly all the time, so most stops land on
+  // one: before the fix its write came after the release and held the Lease again.
+  for (let round = 1; round <= 10; round++) {
+    const election = startLeaderElection(config, {
+      name: 'tessera-operator',
+      namespace,
+      identity: 'operator-a',
+      leaseDurationSeconds: 2,
+      renewMs: 2,
+      retryMs: 2,
+      onStartedLeading: () => {},
+      onStoppedLeading: () => {},
+      logger: createLogger('silent'),
+    });
+    await until(
+      () => `round ${round}: to lead`,
+      () => election.isLeader(),
+      10_000,
+    );
+    await sleep(round * 3); // stop at a different point of the renewal cycle each round
+    await election.stop();
+    const lease = await leases.readNamespacedLease({ namespace, name: 'tessera-operator' });
+    t.equal(lease.spec?.holderIdentity, '', `round ${round}: the Lease is free after stop()`);
+  }
 });
