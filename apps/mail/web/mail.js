@@ -12,6 +12,8 @@ import {
   showError,
   status,
 } from '/common/api.js';
+import { compose, replyTo, setUpCompose } from './compose.js';
+import { renderMessage } from './message-view.js';
 
 const PAGE = 20;
 const UNREAD_CAP = 100;
@@ -146,8 +148,6 @@ byId('search-form').addEventListener('submit', (event) => {
 
 // ---- Reading ---------------------------------------------------------------------------------
 
-const addresses = (list) => (list ?? []).map((a) => (a.name ? `${a.name} <${a.email}>` : a.email)).join(', ');
-
 async function read(id) {
   // The reader empties at once: no action may reach the message shown before.
   byId('reader-title').textContent = 'Opening…';
@@ -160,101 +160,14 @@ async function read(id) {
     await loadList();
   }
   const thread = await api(`/v1/threads/${encodeURIComponent(open.thread_id)}`).catch(() => ({ data: [] }));
-  renderMessage(open, thread.data);
+  renderMessage(open, thread.data, folders, {
+    reply: (message) => compose(replyTo(message)),
+    markUnread,
+    move: moveTo,
+    download,
+    open: (id) => read(id).catch(showError),
+  });
   byId('reader-title').focus();
-}
-
-function renderMessage(message, thread) {
-  byId('reader-title').textContent = message.subject || '(no subject)';
-  const rows = [
-    ['From', addresses([message.from])],
-    ['To', addresses(message.to)],
-    ['Cc', addresses(message.cc)],
-    ['Bcc', addresses(message.bcc)],
-    ['Date', new Date(message.received_at).toLocaleString('en-GB')],
-  ].filter(([, value]) => value !== '');
-  const move = el(
-    'select',
-    { id: 'move-to', 'aria-label': 'Move to folder' },
-    ...folders.map((f) => el('option', { value: f.id, selected: f.id === message.folder_id }, f.name)),
-  );
-  fill(
-    byId('message'),
-    el(
-      'dl',
-      { class: 'headers' },
-      ...rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]),
-    ),
-    el(
-      'div',
-      { class: 'actions' },
-      el('button', { type: 'button', onclick: () => compose(replyTo(message)) }, 'Reply'),
-      el('button', { type: 'button', class: 'secondary', onclick: () => markUnread(message) }, 'Mark unread'),
-      move,
-      el(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          onclick: () => moveTo(message, /** @type {HTMLSelectElement} */ (move).value),
-        },
-        'Move',
-      ),
-    ),
-    (message.attachments ?? []).length === 0
-      ? ''
-      : el(
-          'section',
-          { 'aria-label': 'Attachments' },
-          el('h3', {}, 'Attachments'),
-          el(
-            'ul',
-            { class: 'attachments' },
-            ...message.attachments.map((a) =>
-              el(
-                'li',
-                {},
-                el(
-                  'button',
-                  { type: 'button', class: 'secondary', onclick: () => download(message, a.filename) },
-                  a.filename,
-                ),
-                ` ${a.content_type}, ${a.size} bytes`,
-              ),
-            ),
-          ),
-        ),
-    // The text part only: an HTML part is someone else's markup, and this page runs no one's.
-    el('div', { class: 'body', 'data-testid': 'body' }, message.body ?? ''),
-    thread.length > 1
-      ? el(
-          'section',
-          { 'aria-label': 'Thread' },
-          el('h3', {}, `In this thread (${thread.length})`),
-          el(
-            'ol',
-            {},
-            ...thread.map((m) =>
-              el(
-                'li',
-                {},
-                el(
-                  'a',
-                  {
-                    href: `#message/${m.email_id}`,
-                    onclick: (event) => {
-                      event.preventDefault();
-                      read(m.email_id).catch(showError);
-                    },
-                  },
-                  `${m.from?.email ?? ''}: ${m.subject || '(no subject)'}`,
-                ),
-              ),
-            ),
-          ),
-        )
-      : '',
-  );
 }
 
 async function markUnread(message) {
@@ -294,102 +207,6 @@ async function download(message, filename) {
     showError(error);
   }
 }
-
-// ---- Compose ---------------------------------------------------------------------------------
-
-const dialog = /** @type {HTMLDialogElement} */ (byId('compose'));
-const field = (id) => /** @type {HTMLInputElement} */ (byId(id));
-/** @type {{in_reply_to?: string, references?: string[]}} */
-let threading = {};
-
-function replyTo(message) {
-  const subject = message.subject ?? '';
-  return {
-    to: message.from?.email ?? '',
-    subject: /^re:/i.test(subject) ? subject : `Re: ${subject}`,
-    body: `\n\nOn ${new Date(message.received_at).toUTCString()}, ${message.from?.email} wrote:\n${(
-      message.body ?? ''
-    )
-      .trimEnd()
-      .split('\n')
-      .map((line) => `> ${line}`)
-      .join('\n')}`,
-    in_reply_to: message.message_id,
-    references: [...(message.references ?? []), ...(message.message_id ? [message.message_id] : [])],
-  };
-}
-
-function compose(draft = {}) {
-  for (const id of ['to', 'cc', 'bcc', 'subject', 'body']) field(id).value = draft[id] ?? '';
-  field('files').value = '';
-  threading = { in_reply_to: draft.in_reply_to, references: draft.references };
-  byId('compose-title').textContent = draft.in_reply_to ? 'Reply' : 'New message';
-  dialog.showModal();
-  (draft.to ? field('body') : field('to')).focus();
-  if (draft.to) field('body').setSelectionRange(0, 0);
-}
-
-const parseAddresses = (text) =>
-  text
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .map((part) => {
-      const named = /^(.*)<([^>]+)>$/.exec(part);
-      return named
-        ? { name: named[1].trim().replace(/^"|"$/g, ''), email: named[2].trim() }
-        : { email: part };
-    });
-
-function base64(file) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
-byId('compose-button').addEventListener('click', () => compose());
-byId('discard').addEventListener('click', () => dialog.close());
-byId('compose-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const send = /** @type {HTMLButtonElement} */ (byId('send'));
-  send.disabled = true;
-  const files = [...(field('files').files ?? [])];
-  Promise.all(
-    files.map(async (file) => ({
-      filename: file.name,
-      content_type: file.type || 'application/octet-stream',
-      content: await base64(file),
-    })),
-  )
-    .then((attachments) =>
-      api('/v1/messages', {
-        method: 'POST',
-        body: {
-          to: parseAddresses(field('to').value),
-          cc: parseAddresses(field('cc').value),
-          bcc: parseAddresses(field('bcc').value),
-          subject: field('subject').value,
-          body: field('body').value,
-          attachments,
-          ...(threading.in_reply_to
-            ? { in_reply_to: threading.in_reply_to, references: threading.references }
-            : {}),
-        },
-      }),
-    )
-    .then(() => {
-      dialog.close();
-      status('Sent.');
-      return Promise.all([loadFolders(), loadList()]);
-    })
-    .catch(showError)
-    .finally(() => {
-      send.disabled = false;
-    });
-});
 
 // ---- Live ------------------------------------------------------------------------------------
 
@@ -450,6 +267,7 @@ async function live() {
   });
 }
 
+setUpCompose(() => Promise.all([loadFolders(), loadList()]));
 showFolder('inbox')
   .then(() => live())
   .catch(showError);
