@@ -15,6 +15,7 @@ import {
   showError,
   status,
 } from '/common/api.js';
+import { renderAccount } from './account-view.js';
 import { drawCandles, drawDepth } from './charts.js';
 
 const POLL_MS = 1000;
@@ -130,70 +131,7 @@ async function loadAccount() {
     api('/v1/orders', { query: { status: 'new', symbol } }),
     api('/execution', { query: { symbol } }),
   ]);
-  fill(
-    byId('balances').querySelector('tbody'),
-    el(
-      'tr',
-      {},
-      el('td', {}, 'Cash'),
-      el('td', { class: 'num' }, num(me.cash.available)),
-      el('td', { class: 'num' }, num(me.cash.reserved)),
-    ),
-    ...Object.entries(me.shares).map(([name, held]) =>
-      el(
-        'tr',
-        {},
-        el('td', {}, name),
-        el('td', { class: 'num' }, num(held.available)),
-        el('td', { class: 'num' }, num(held.reserved)),
-      ),
-    ),
-  );
-  fill(
-    byId('open').querySelector('tbody'),
-    ...(open.data.length === 0
-      ? [el('tr', {}, el('td', { colspan: 5, class: 'muted' }, 'No open orders.'))]
-      : open.data.map((order) =>
-          el(
-            'tr',
-            {},
-            el('td', {}, order.id),
-            el('td', { class: order.side }, order.side),
-            el('td', { class: 'num' }, num(order.price)),
-            el('td', { class: 'num' }, num(order.remainingQuantity)),
-            el(
-              'td',
-              {},
-              el(
-                'button',
-                {
-                  type: 'button',
-                  class: 'secondary',
-                  'aria-label': `Cancel order ${order.id}`,
-                  onclick: () => cancel(order.id),
-                },
-                'Cancel',
-              ),
-            ),
-          ),
-        )),
-  );
-  const recent = executions.executions.slice(-TAPE_SIZE).reverse();
-  fill(
-    byId('executions').querySelector('tbody'),
-    ...(recent.length === 0
-      ? [el('tr', {}, el('td', { colspan: 4, class: 'muted' }, 'No executions.'))]
-      : recent.map((x) =>
-          el(
-            'tr',
-            {},
-            el('td', {}, time(x.timestamp)),
-            el('td', { class: x.side }, x.side),
-            el('td', { class: 'num' }, num(x.price)),
-            el('td', { class: 'num' }, num(x.quantity)),
-          ),
-        )),
-  );
+  renderAccount({ me, open, executions }, { shown: TAPE_SIZE, onCancel: cancel });
 }
 
 async function cancel(id) {
