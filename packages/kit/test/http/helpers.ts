@@ -51,23 +51,15 @@ export interface RawExchange {
   readonly sentAll: boolean;
 }
 
-/**
- * What ends an exchange besides the server closing the connection (which always does). The
- * events wait at most `capMs` (10 s): a guard for a server that never answers, not a wait the
- * test expects to reach.
- */
+/** What ends an exchange besides the server closing the connection (which always does). */
 export type ExchangeEnd =
   /** `answers` complete responses arrived. */
-  | { readonly answers: number; readonly capMs?: number }
+  | { readonly answers: number }
   /** The server closed the connection. */
-  | { readonly closed: true; readonly capMs?: number }
-  /**
-   * A fixed window, only for a check that nothing (more) arrives: under load it can let a
-   * failure pass, never fail a good server.
-   */
-  | { readonly windowMs: number };
+  | { readonly closed: true };
 
-const defaultCapMs = 10_000;
+/** A guard for a server that never answers or closes, not a wait a test expects to reach. */
+const capMs = 10_000;
 
 /**
  * A raw TCP client: writes `chunks` (a number is a pause in ms, cut short when the exchange
@@ -97,7 +89,7 @@ export function rawExchange(
       socket.destroy();
       resolve({ text, closedAfterMs, sentAll });
     };
-    const timer = setTimeout(finish, 'windowMs' in end ? end.windowMs : (end.capMs ?? defaultCapMs));
+    const timer = setTimeout(finish, capMs);
     socket.setEncoding('latin1');
     socket.on('data', (data: string) => {
       text += data;
