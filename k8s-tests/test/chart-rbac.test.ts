@@ -24,7 +24,7 @@ import {
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import { createLogger, MovableClock, startOperator } from '@tessera/operator';
-import { backend } from '@tessera/testkit';
+import { backend, pollUntil } from '@tessera/testkit';
 import t from 'tap';
 import { CHART, helmFor, run } from './helpers/helm.ts';
 
@@ -35,13 +35,8 @@ const LEADERBOARDS = { group: 'tessera.dev', version: 'v1alpha1', plural: 'leade
 const RBAC_KINDS = new Set(['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
+const until = (what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> =>
+  pollUntil(what, check, { ms, intervalMs: 150 });
 
 t.test("the operator works with the chart's RBAC, and reads no Secret", async (t) => {
   const server = await backend('kubernetes');

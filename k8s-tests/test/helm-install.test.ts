@@ -20,7 +20,7 @@ import {
   setHeaderOptions,
 } from '@kubernetes/client-node';
 import { cleanup, createLogger, startOperator } from '@tessera/operator';
-import { backend } from '@tessera/testkit';
+import { backend, pollUntil } from '@tessera/testkit';
 import t from 'tap';
 import { CHART, helmFor } from './helpers/helm.ts';
 
@@ -30,13 +30,8 @@ t.setTimeout(900_000);
 const LEADERBOARDS = { group: 'tessera.dev', version: 'v1alpha1', plural: 'leaderboards' };
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = (what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> =>
+  pollUntil(what, check, { ms, intervalMs: 200 });
 
 t.test('helm install, the operator reconciles, helm uninstall leaves nothing behind', async (t) => {
   const server = await backend('kubernetes');

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { selfSignedCertificate } from '@tessera/testkit';
+import { pollUntil, selfSignedCertificate } from '@tessera/testkit';
 import { startSmtpSink } from './helpers/smtp-sink.ts';
 import { startTestMail, stubResolver, tempDir } from './helpers/mail.ts';
 
@@ -25,10 +25,12 @@ t.test('with its consumers running, mail flows from SMTP to the Inbox and the in
     'pushed to a waiting poll',
   );
   let found = 0;
-  for (let i = 0; i < 200 && found === 0; i++) {
-    found = (await mail.service.search('alice', 'searchable', { limit: 10 })).messages.length;
-    if (found === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await pollUntil(
+    'the message in the index',
+    async () =>
+      (found = (await mail.service.search('alice', 'searchable', { limit: 10 })).messages.length) > 0,
+    { ms: 10_000, intervalMs: 10 },
+  );
   t.equal(found, 1, 'indexed without anyone calling settle');
   // The job is acked after its copy is told and indexed: the consumers end their batch first.
   await mail.stop();

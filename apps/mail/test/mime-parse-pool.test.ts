@@ -1,4 +1,5 @@
 import t from 'tap';
+import { pollUntil } from '@tessera/testkit';
 import { readFileSync, readdirSync } from 'node:fs';
 import { composeMessage } from '../src/mime/compose.ts';
 import { parseMessage } from '../src/mime/parse.ts';
@@ -107,9 +108,10 @@ t.test('warm starts the thread before the first parse; after close it starts non
   t.equal(threadsNamed('mail-parse'), before, 'no thread until asked');
   parser.warm();
   parser.warm(); // a second call starts no second thread
-  for (let i = 0; i < 200 && threadsNamed('mail-parse') === before; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await pollUntil('the parse thread to start', () => Promise.resolve(threadsNamed('mail-parse') !== before), {
+    ms: 10_000,
+    intervalMs: 10,
+  });
   t.equal(threadsNamed('mail-parse'), before + 1, 'one thread, before any parse');
   t.equal((await parser.parse(await sample())).subject, 'Plan', 'and it parses');
   await parser.close();

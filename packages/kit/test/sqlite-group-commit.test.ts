@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import t, { type Test } from 'tap';
+import { pollUntil } from '@tessera/testkit';
 import { openSqlite, SqliteGroupCommit, type SyncFile } from '../src/sqlite.ts';
 
 function tempFile(t: Test): string {
@@ -76,7 +77,7 @@ t.test('a turn is one group; an item resolves only after a sync that began after
   syncs[0]!.done();
   await Promise.all(first);
   t.same(resolved, [1, 2, 3], 'the first group, once its sync is done');
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await pollUntil('the second sync', () => Promise.resolve(syncs.length >= 2), { ms: 10_000, intervalMs: 1 });
   t.equal(syncs.length, 2, 'then one sync for the group that waited');
   t.equal(syncs[1]!.rows, 5, 'begun after its commit');
   t.same(resolved, [1, 2, 3], 'the second group still waits for it');
@@ -102,7 +103,7 @@ t.test('holdMicros: while a sync runs, the next turns wait and commit as one gro
   t.same(groups, [1], 'held while the sync runs');
   syncs[0]!();
   t.equal(await first, 1);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await pollUntil('the held group', () => Promise.resolve(groups.length >= 2), { ms: 10_000, intervalMs: 1 });
   t.same(groups, [1, 3], 'the turns held, in one group');
   syncs[1]!();
   t.same(await Promise.all([...held, more]), [2, 3, 4]);

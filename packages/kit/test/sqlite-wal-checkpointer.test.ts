@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { pollUntil } from '@tessera/testkit';
 import { openSqlite, WalCheckpointer } from '../src/sqlite.ts';
 
 t.test('a writer without automatic checkpoints has its WAL copied back by the checkpointer', async (t) => {
@@ -21,12 +22,14 @@ t.test('a writer without automatic checkpoints has its WAL copied back by the ch
   t.ok(statSync(`${file}-wal`).size > 1_000_000, 'the commits stayed in the WAL');
   const checkpointer = new WalCheckpointer(file, 'normal', 20);
   t.teardown(() => checkpointer.close());
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    const { frames, copied } = checkpointer.stats;
-    if (frames > 0 && copied === frames) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await pollUntil(
+    'a round that copied the whole WAL',
+    () =>
+      Promise.resolve(
+        checkpointer.stats.frames > 0 && checkpointer.stats.copied === checkpointer.stats.frames,
+      ),
+    { ms: 30_000, intervalMs: 10 },
+  );
   const { rounds, frames, copied } = checkpointer.stats;
   t.ok(
     rounds > 0 && frames > 0 && copied === frames,
@@ -49,11 +52,15 @@ t.test('a round that finds another checkpoint running counts as busy, not as a r
   db.prepare('INSERT INTO t (b) VALUES (?)').run('x'.repeat(10_000));
   const checkpointer = new WalCheckpointer(file, 'normal', 20);
   t.teardown(() => checkpointer.close());
+  // Not pollUntil: a try whose FULL checkpoint no round saw is retried, not failed.
   const settle = async (done: () => boolean): Promise<void> => {
     const deadline = Date.now() + 10_000;
     while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
   };
-  await settle(() => checkpointer.stats.rounds > 0);
+  await pollUntil('a first round', () => Promise.resolve(checkpointer.stats.rounds > 0), {
+    ms: 10_000,
+    intervalMs: 1,
+  });
   const { frames, copied } = checkpointer.stats;
   t.ok(frames > 0 && copied === frames, `a round copied ${copied} of ${frames} frames`);
   // A FULL checkpoint holds the checkpoint lock while it waits for the writer to finish: for as

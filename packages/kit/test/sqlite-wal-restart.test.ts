@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import t, { type Test } from 'tap';
+import { pollUntil } from '@tessera/testkit';
 import { openSqlite, threadWalCopyBack, walCopyBack, WalCheckpointer } from '../src/sqlite.ts';
 
 function tempFile(t: Test): string {
@@ -73,12 +74,15 @@ t.test('copying back before the batch a round asked for starts the WAL over', as
   t.ok(frames[7]! < grown[7]! / 3, `${frames[7]} frames at the last round, against ${grown[7]} without`);
 });
 
-async function roundAfter(checkpointer: WalCheckpointer, rounds: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (checkpointer.stats.rounds <= rounds && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  if (checkpointer.stats.rounds <= rounds) throw new Error('no checkpoint round came');
+function roundAfter(checkpointer: WalCheckpointer, rounds: number): Promise<void> {
+  return pollUntil(
+    `checkpoint round ${rounds + 1}`,
+    () => Promise.resolve(checkpointer.stats.rounds > rounds),
+    {
+      ms: 10_000,
+      intervalMs: 5,
+    },
+  );
 }
 
 t.test('takeRestart: once a round, after a round that copied a long enough WAL whole', async (t) => {

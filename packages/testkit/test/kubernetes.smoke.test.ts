@@ -14,6 +14,7 @@ import {
 } from '@kubernetes/client-node';
 import t from 'tap';
 import { backend } from '../src/backends.ts';
+import { pollUntil } from '../src/poll.ts';
 
 t.setTimeout(1_200_000); // a cold machine builds etcd and kube-apiserver first (a few minutes)
 
@@ -56,13 +57,8 @@ interface SymbolResource {
 }
 
 /** Polls until `check` holds (the API server establishes a CRD asynchronously). */
-async function until(what: () => string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = (what: () => string, check: () => Promise<boolean>, ms = 30_000): Promise<void> =>
+  pollUntil(what(), check, { ms, intervalMs: 200, describe: () => Promise.resolve(`last seen: ${what()}`) });
 
 t.test('kube-apiserver: apply a CRD, create and watch a custom resource, hold a Lease', async (t) => {
   const server = await backend('kubernetes');

@@ -15,6 +15,13 @@ t.test('returns once the check holds, through a check that threw', async (t) => 
   t.equal(calls, 3);
 });
 
+t.test('checks as often as asked', async (t) => {
+  let calls = 0;
+  // Ten checks 1 ms apart, against a 1 s default that would take 9 s.
+  await pollUntil('the tenth call', () => Promise.resolve(++calls === 10), { ms: 60_000, intervalMs: 1 });
+  t.equal(calls, 10);
+});
+
 t.test('a timeout names what it awaited, the last error and the state', async (t) => {
   await t.rejects(
     pollUntil('a ready pod', () => Promise.reject(new Error('connection refused')), {

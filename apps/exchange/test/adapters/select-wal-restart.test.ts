@@ -9,12 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { openSqlite, platformSettings, readConfig } from '@tessera/kit';
-import { walRestarts } from '@tessera/testkit';
+import { pollUntil, walRestarts } from '@tessera/testkit';
 import { selectAdapters } from '../../src/adapters/select.ts';
 import { readExchangeConfig } from '../../src/config.ts';
 import { deposit } from './embedded/journal-fixtures.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the checkpointer asks for: a WAL longer than its 1,024 frames (4 KiB pages). */
 const LONG_WAL_BYTES = 5_000_000;
@@ -33,12 +31,24 @@ for (const sync of ['full', 'normal'] as const) {
     other.exec('BEGIN IMMEDIATE');
     other.exec("INSERT INTO filler VALUES (x'00')");
     // The checkpointer's round (every second) copies the long WAL whole into the file...
-    const deadline = Date.now() + 30_000;
-    while (statSync(file).size < LONG_WAL_BYTES && Date.now() < deadline) await sleep(20);
-    t.ok(statSync(file).size >= LONG_WAL_BYTES, 'a round copied the WAL back');
+    await pollUntil(
+      'a round to copy the WAL back',
+      () => Promise.resolve(statSync(file).size >= LONG_WAL_BYTES),
+      {
+        ms: 30_000,
+        intervalMs: 20,
+      },
+    );
     // ...and a report of a round that copied it whole reaches the checkpointer (any round from then
-    // on copies everything committed: two intervals and a half leave room for a slow thread).
-    await sleep(2_500);
+    // on copies everything committed).
+    await pollUntil(
+      'the checkpointer to hear of a round that copied the long WAL whole',
+      () => {
+        const { frames, copied } = adapters.journalWal();
+        return Promise.resolve(frames >= 1024 && copied === frames);
+      },
+      { ms: 30_000, intervalMs: 20 },
+    );
     other.exec('COMMIT');
     other.close();
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { openSqlite } from '@tessera/kit';
-import { tempDir, waitForExit } from '@tessera/testkit';
+import { pollUntil, tempDir, waitForExit } from '@tessera/testkit';
 import type { DatabaseSync } from 'node:sqlite';
 import type { WalCheckpoints, WalRestarts } from '@tessera/kit/sqlite';
 import type { Test } from 'tap';
@@ -147,12 +147,14 @@ export function embeddedWinLogSuite(t: Test, open: (options: EmbeddedWinLogOptio
     }
     // The writer's own automatic checkpoint is off: its connection reports 0.
     t.ok(existsSync(`${file}-wal`) && statSync(`${file}-wal`).size > 0, 'the commits went to the WAL');
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline) {
-      const { rounds, frames, copied } = log.walCheckpoints;
-      if (rounds > 0 && frames > 0 && copied === frames) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await pollUntil(
+      'a round that copied every frame back',
+      () => {
+        const { rounds, frames, copied } = log.walCheckpoints;
+        return Promise.resolve(rounds > 0 && frames > 0 && copied === frames);
+      },
+      { ms: 30_000, intervalMs: 20, describe: () => Promise.resolve(JSON.stringify(log.walCheckpoints)) },
+    );
     const { rounds, frames, copied } = log.walCheckpoints;
     t.ok(rounds > 0, `${rounds} checkpoint rounds`);
     t.ok(frames > 0 && copied === frames, `every frame copied back (${copied} of ${frames})`);

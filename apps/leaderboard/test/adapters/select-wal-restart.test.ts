@@ -6,7 +6,7 @@
 // checkpointer, lets its next batch do it.
 import { join } from 'node:path';
 import { createLogger, openSqlite, platformSettings, readConfig } from '@tessera/kit';
-import { tempDir, walRestarts } from '@tessera/testkit';
+import { pollUntil, tempDir, walRestarts } from '@tessera/testkit';
 import t from 'tap';
 import { selectAdapters } from '../../src/adapters/select.ts';
 import { GroupCommitWinLog } from '../../src/adapters/embedded/group-commit-win-log.ts';
@@ -34,14 +34,14 @@ t.test("the win log copies back when the embedded adapters' checkpointer asks", 
   other.exec('BEGIN IMMEDIATE');
   other.exec("INSERT INTO filler VALUES (x'00')");
   // The checkpointer's round (every second) copies the long WAL whole.
-  const deadline = Date.now() + 30_000;
-  const copiedWhole = () => {
-    const { frames, copied } = winLog.walCheckpoints;
-    return frames >= LONG_WAL_FRAMES && copied === frames;
-  };
-  while (!copiedWhole() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  const { frames, copied } = winLog.walCheckpoints;
-  t.ok(copiedWhole(), `a round copied ${copied} of ${frames} frames`);
+  await pollUntil(
+    'a round that copied the long WAL whole',
+    () => {
+      const { frames, copied } = winLog.walCheckpoints;
+      return Promise.resolve(frames >= LONG_WAL_FRAMES && copied === frames);
+    },
+    { ms: 30_000, intervalMs: 20, describe: () => Promise.resolve(JSON.stringify(winLog.walCheckpoints)) },
+  );
   other.exec('COMMIT');
   other.close();
 

@@ -238,6 +238,7 @@ t.test('kill -9 while delivering: nothing the peer acknowledged is sent again', 
   await until('every message delivered', async () =>
     subjects.every((s) => delivered().includes(s)) ? true : undefined,
   );
+  // Before a check that nothing more came: under load it can let a failure pass, never fail.
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const after = delivered();
   for (const s of acked) {

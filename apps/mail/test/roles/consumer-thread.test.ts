@@ -5,12 +5,16 @@
  */
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { pollUntil } from '@tessera/testkit';
 import type { PushRecord } from '../../src/ports.ts';
 import { startTestMail, tempDir, type TestMail } from '../helpers/mail.ts';
 
-/** Resolves once `probe` holds (the test's timeout bounds the wait). */
-async function until(probe: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await probe())) await new Promise((resolve) => setTimeout(resolve, 20));
+/** Resolves once `probe` holds; 60 s is a guard against a hang, not an expected wait. */
+function until(probe: () => Promise<boolean> | boolean): Promise<void> {
+  return pollUntil(`the consumer thread's work (${probe.toString()})`, async () => probe(), {
+    ms: 60_000,
+    intervalMs: 20,
+  });
 }
 
 async function threaded(t: Test, pollMs: number, onError?: (error: unknown) => void): Promise<TestMail> {

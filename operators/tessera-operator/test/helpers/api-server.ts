@@ -16,7 +16,7 @@ import {
   PatchStrategy,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
-import { backend } from '@tessera/testkit';
+import { backend, pollUntil } from '@tessera/testkit';
 import type { Test } from 'tap';
 
 const CRDS = ['leaderboards.tessera.dev.yaml'].map(
@@ -32,18 +32,20 @@ export interface ApiServer {
   readonly custom: CustomObjectsApi;
 }
 
-/** Polls until `check` holds; the failure names what was awaited and what was last seen. */
-export async function until(
+/**
+ * pollUntil every 100 ms; `what` is read again at the timeout, so that it names what was last
+ * seen. A check that throws is retried; its last error is in the timeout's message.
+ */
+export function until(
   what: () => string,
   check: () => Promise<boolean> | boolean,
   ms = 30_000,
 ): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return pollUntil(what(), async () => check(), {
+    ms,
+    intervalMs: 100,
+    describe: () => Promise.resolve(`last seen: ${what()}`),
+  });
 }
 
 export async function apiServer(t: Test, label: string): Promise<ApiServer> {

@@ -244,6 +244,7 @@ t.test('a spec edit reaches the Deployment; a zone the runtime does not know mak
   const settled = (await custom.getNamespacedCustomObject({ ...target, name: 'edited' })) as {
     metadata: { resourceVersion: string };
   };
+  // Before a check that nothing happened: under load it can let a failure pass, never fail.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const later = (await custom.getNamespacedCustomObject({ ...target, name: 'edited' })) as {
     metadata: { resourceVersion: string };

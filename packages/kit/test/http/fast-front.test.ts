@@ -8,6 +8,7 @@ import { createLogger } from '../../src/logger.ts';
 import { installFastFront } from '../../src/http/fast-front.ts';
 import { FastRoutes } from '../../src/http/fast-routes.ts';
 import { listen, parseResponses, rawExchange, secret, testApp, token } from './helpers.ts';
+import type { ExchangeEnd } from './helpers.ts';
 
 /**
  * The front over real sockets, each exchange on a fresh connection (a pooled client would send
@@ -51,11 +52,12 @@ async function appWith(t: Parameters<typeof listen>[0], fastFront = true) {
   const getItems = `GET /items HTTP/1.1\r\nHost: h\r\nAuthorization: ${auth}\r\n\r\n`;
   const post = (body: string) =>
     `POST /items HTTP/1.1\r\nHost: h\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  const exchange = async (chunks: ReadonlyArray<string | number>, waitMs = 400) =>
-    (await rawExchange(port, chunks, waitMs)).text;
+  const exchange = async (chunks: ReadonlyArray<string | number>, end: ExchangeEnd) =>
+    (await rawExchange(port, chunks, end)).text;
   return { app, port, written, getItems, post, exchange, setGet: (fn: typeof get) => (get = fn) };
 }
 
+const once = { answers: 1 } as const;
 const sameDate = (text: string) => text.replace(/Date: [^\r]+/g, 'Date: <date>');
 
 t.test('the front’s answers are node:http’s, byte for byte', async (t) => {
@@ -63,12 +65,12 @@ t.test('the front’s answers are node:http’s, byte for byte', async (t) => {
   const node = await appWith(t, false);
   for (const request of [front.getItems, front.post('{"fast":1}'), front.post('{"fast":"refuse"}')]) {
     const viaNode = request.replace(/Bearer \S+/, /Bearer \S+/.exec(node.getItems)![0]);
-    const [a, b] = [await front.exchange([request]), await node.exchange([viaNode])];
+    const [a, b] = [await front.exchange([request], once), await node.exchange([viaNode], once)];
     t.not(a, '', 'answered');
     t.equal(sameDate(a), sameDate(b), request.split('\r\n')[0] ?? '');
   }
   t.match(
-    await front.exchange([front.post('{"fast":"refuse"}')]),
+    await front.exchange([front.post('{"fast":"refuse"}')], once),
     /^HTTP\/1\.1 429 Too Many Requests\r\nretry-after: 7\r\n/,
   );
 });
@@ -77,7 +79,7 @@ t.test('pipelined requests are answered in order, across the hand-over to node:h
   const { getItems, post, exchange, written } = await appWith(t);
   const other = 'GET /other HTTP/1.1\r\nHost: h\r\n\r\n';
   const answers = parseResponses(
-    await exchange([getItems + post('{"fast":2}') + other + getItems + post('{"fast":3}')]),
+    await exchange([getItems + post('{"fast":2}') + other + getItems + post('{"fast":3}')], { answers: 5 }),
   );
   t.same(
     answers.map((a) => a.body),
@@ -100,7 +102,7 @@ t.test('each request is authorized by its own Authorization header, on one conne
     (_, head: string, last: string) => `${head}${last === 'A' ? 'B' : 'A'}\r\n`,
   );
   t.not(forged, getItems);
-  const answers = parseResponses(await exchange([getItems + forged + getItems]));
+  const answers = parseResponses(await exchange([getItems + forged + getItems], { answers: 3 }));
   t.same(
     answers.map((a) => [a.status, a.body]),
     [
@@ -120,7 +122,7 @@ t.test('many different Authorization headers, and one too long to remember, are 
     getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(i)}`),
   );
   heads.push(getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(5_000)}`));
-  const answers = parseResponses(await exchange([heads.join('')], 2_000));
+  const answers = parseResponses(await exchange([heads.join('')], { answers: heads.length }));
   t.equal(answers.length, heads.length);
   t.ok(
     answers.every((a) => a.status === 200 && a.body === '{"from":"fast"}'),
@@ -130,7 +132,7 @@ t.test('many different Authorization headers, and one too long to remember, are 
 
 t.test('a write the fast route declines reaches the full route whole, and nothing was done', async (t) => {
   const { getItems, post, exchange, written } = await appWith(t);
-  const answers = parseResponses(await exchange([post('{"n":7}') + getItems]));
+  const answers = parseResponses(await exchange([post('{"n":7}') + getItems], { answers: 2 }));
   t.same(
     answers.map((a) => a.body),
     ['{"from":"full","body":{"n":7}}', '{"from":"fast"}'],
@@ -143,7 +145,7 @@ t.test('an answer that comes later keeps its place; one declined later goes to t
   const later: Array<(body: string | undefined) => void> = [];
   // Two answers to come; node:http's path then asks again and gets none (the full route's).
   setGet(() => (later.length < 2 ? new Promise((resolve) => later.push(resolve)) : undefined));
-  const reply = exchange([getItems + getItems + 'GET /other HTTP/1.1\r\nHost: h\r\n\r\n'], 600);
+  const reply = exchange([getItems + getItems + 'GET /other HTTP/1.1\r\nHost: h\r\n\r\n'], { answers: 3 });
   // The second request is read only once the first is answered: one promise at a time.
   while (later.length < 1) await new Promise((r) => setImmediate(r));
   t.equal(later.length, 1);
@@ -161,10 +163,10 @@ t.test('a request that has not fully arrived, or is not HTTP, is node:http’s t
   const split = post('{"fast":4}');
   const cut = split.indexOf('\r\n\r\n') + 4;
   t.same(
-    parseResponses(await exchange([split.slice(0, cut), 50, split.slice(cut)])).map((a) => a.body),
+    parseResponses(await exchange([split.slice(0, cut), 50, split.slice(cut)], once)).map((a) => a.body),
     ['{"from":"fast","body":{"fast":4}}'],
   );
-  const bad = await exchange([getItems + 'NOT HTTP\r\n\r\n']);
+  const bad = await exchange([getItems + 'NOT HTTP\r\n\r\n'], { answers: 2 });
   const answers = parseResponses(bad);
   t.same(
     answers.map((a) => a.status),
@@ -173,7 +175,7 @@ t.test('a request that has not fully arrived, or is not HTTP, is node:http’s t
   t.match(answers[1]!.headers['content-type'], /problem\+json/);
   const huge = getItems.replace('Host: h', `Host: h\r\nX-Pad: ${'p'.repeat(20_000)}`);
   t.same(
-    parseResponses(await exchange([huge])).map((a) => a.status),
+    parseResponses(await exchange([huge], once)).map((a) => a.status),
     [431],
     'a head over node:http’s limit gets its 431',
   );
@@ -181,7 +183,7 @@ t.test('a request that has not fully arrived, or is not HTTP, is node:http’s t
 
 t.test('a write whose answer cannot be written closes the connection, and is never redone', async (t) => {
   const { post, exchange, written } = await appWith(t);
-  t.equal(await exchange([post('{"fast":"bad header"}')]), '', 'nothing of it is sent');
+  t.equal(await exchange([post('{"fast":"bad header"}')], { closed: true }), '', 'nothing of it is sent');
   t.same(written, [{ fast: 'bad header' }], 'done once, not handed to node:http');
 });
 
@@ -225,7 +227,7 @@ t.test('an idle connection closes after the keep-alive timeout', async (t) => {
   const { text, closedAfterMs } = await rawExchange(
     (server.address() as AddressInfo).port,
     ['GET /p HTTP/1.1\r\nHost: h\r\n\r\n'],
-    5000,
+    { closed: true },
   );
   t.same(
     parseResponses(text).map((a) => a.body),
@@ -253,7 +255,7 @@ async function frontOnly(
 
 t.test('a connection that sends nothing is closed at the header deadline', async (t) => {
   const port = await frontOnly(t, () => '{}', { keepAliveTimeoutMs: 60_000, headersTimeoutMs: 50 });
-  const { text, closedAfterMs } = await rawExchange(port, [], 5000);
+  const { text, closedAfterMs } = await rawExchange(port, [], { closed: true });
   t.equal(text, '');
   t.ok(closedAfterMs !== undefined, 'closed by the server');
 });
@@ -268,7 +270,7 @@ t.test('an answer slower than the keep-alive timeout still arrives', async (t) =
     { keepAliveTimeoutMs: 50, headersTimeoutMs: 5000 },
   );
   const get = 'GET /p HTTP/1.1\r\nHost: h\r\n\r\n';
-  const { text } = await rawExchange(port, [get + get], 5000);
+  const { text } = await rawExchange(port, [get + get], { answers: 2 });
   t.same(
     parseResponses(text).map((a) => a.body),
     ['{"fast":1}', '{"slow":1}'],

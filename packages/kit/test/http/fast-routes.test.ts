@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { metrics, propagation, trace } from '@opentelemetry/api';
 import t from 'tap';
+import { pollUntil } from '@tessera/testkit';
 import { kitErrors } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Telemetry } from '../../src/telemetry.ts';
@@ -70,7 +71,7 @@ t.test('everything but the plain case takes the full route, which answers failur
     [
       `GET /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${reader}\r\nauthorization: ${reader}\r\nConnection: close\r\n\r\n`,
     ],
-    2000,
+    { closed: true },
   );
   t.match(twice.text, /^HTTP\/1\.1 400 /, 'two Authorization headers: the full route refuses them');
   const withBody = await rawExchange(
@@ -78,7 +79,7 @@ t.test('everything but the plain case takes the full route, which answers failur
     [
       `GET /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${reader}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
     ],
-    2000,
+    { closed: true },
   );
   t.match(withBody.text, /"from":"full"/, 'a GET with a body');
   setOffer(() => undefined);
@@ -263,8 +264,10 @@ t.test('a problem to come is answered at the edge; a client gone meanwhile gets 
   socket.write(`GET /items HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\n\r\n`);
   await askedOnce;
   socket.destroy();
-  // Bounded: until the server has seen the connection close.
-  for (let i = 0; i < 500 && (await open()) > before; i++) await new Promise((r) => setTimeout(r, 10));
+  await pollUntil('the server to see the connection close', async () => (await open()) <= before, {
+    ms: 10_000,
+    intervalMs: 10,
+  });
   settle(undefined);
   await new Promise((resolve) => setImmediate(resolve));
   t.equal(fullRoutes, 1, 'no full route for a client gone');

@@ -47,33 +47,54 @@ export interface RawExchange {
   readonly text: string;
   /** Milliseconds from connecting until the server closed the connection, if it did. */
   readonly closedAfterMs: number | undefined;
+  /** Whether every chunk had been written when the exchange ended. */
+  readonly sentAll: boolean;
 }
 
+/** What ends an exchange besides the server closing the connection (which always does). */
+export type ExchangeEnd =
+  /** `answers` complete responses arrived. */
+  | { readonly answers: number }
+  /** The server closed the connection. */
+  | { readonly closed: true };
+
+/** A guard for a server that never answers or closes, not a wait a test expects to reach. */
+const capMs = 10_000;
+
 /**
- * A raw TCP client: writes `chunks` (a number is a pause in ms), then waits until the server closes
- * the connection or `waitMs` passes, and reports what came back.
+ * A raw TCP client: writes `chunks` (a number is a pause in ms, cut short when the exchange
+ * ends), then waits for `end` and reports what came back.
  */
 export function rawExchange(
   port: number,
   chunks: ReadonlyArray<string | number>,
-  waitMs: number,
+  end: ExchangeEnd,
 ): Promise<RawExchange> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const started = Date.now();
     let text = '';
     let closedAfterMs: number | undefined;
+    let sentAll = false;
     let stopped = false;
+    let pause: { timer: NodeJS.Timeout; resume: () => void } | undefined;
     const finish = () => {
       if (stopped) return;
       stopped = true;
       clearTimeout(timer);
+      if (pause !== undefined) {
+        clearTimeout(pause.timer);
+        pause.resume();
+      }
       socket.destroy();
-      resolve({ text, closedAfterMs });
+      resolve({ text, closedAfterMs, sentAll });
     };
-    const timer = setTimeout(finish, waitMs);
+    const timer = setTimeout(finish, capMs);
     socket.setEncoding('latin1');
-    socket.on('data', (data: string) => (text += data));
+    socket.on('data', (data: string) => {
+      text += data;
+      if ('answers' in end && parseResponses(text).length >= end.answers) finish();
+    });
     socket.on('error', () => {});
     socket.on('close', () => {
       closedAfterMs = Date.now() - started;
@@ -82,9 +103,11 @@ export function rawExchange(
     const write = async () => {
       for (const chunk of chunks) {
         if (stopped || socket.destroyed) return;
-        if (typeof chunk === 'number') await new Promise((r) => setTimeout(r, chunk));
+        if (typeof chunk === 'number')
+          await new Promise<void>((resume) => (pause = { timer: setTimeout(resume, chunk), resume }));
         else socket.write(chunk);
       }
+      sentAll = !stopped;
     };
     socket.once('connect', () => void write());
   });
@@ -96,7 +119,7 @@ export interface RawResponse {
   readonly body: string;
 }
 
-/** Splits the HTTP/1.1 responses in `text` (bodies framed by Content-Length). */
+/** Splits the complete HTTP/1.1 responses in `text` (bodies framed by Content-Length). */
 export function parseResponses(text: string): RawResponse[] {
   const responses: RawResponse[] = [];
   let rest = text;
@@ -110,6 +133,7 @@ export function parseResponses(text: string): RawResponse[] {
       headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
     }
     const length = Number(headers['content-length'] ?? 0);
+    if (rest.length < end + 4 + length) break;
     const body = rest.slice(end + 4, end + 4 + length);
     responses.push({ status: Number(statusLine.split(' ')[1]), headers, body });
     rest = rest.slice(end + 4 + length);

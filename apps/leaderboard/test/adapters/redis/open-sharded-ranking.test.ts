@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@tessera/kit';
+import { pollUntil } from '@tessera/testkit';
 import t from 'tap';
 import { openShardedRanking } from '../../../src/adapters/redis/open-sharded-ranking.ts';
 import { homeShard } from '../../../src/adapters/redis/shard-layout.ts';
@@ -22,13 +22,14 @@ async function openStore(rebalanceMs: number) {
   return { store, keyPrefix };
 }
 
-/** Reads until `done` holds (at most 200 times, 20 ms apart); the last reading either way. */
+/** Reads until `done` holds, 20 ms apart; 30 s is a guard, and its failure shows the last reading. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   let value = await read();
-  for (let i = 0; i < 200 && !done(value); i++) {
-    await sleep(20);
-    value = await read();
-  }
+  await pollUntil('the reading to settle', async () => done(value) || done((value = await read())), {
+    ms: 30_000,
+    intervalMs: 20,
+    describe: () => Promise.resolve(`last reading: ${JSON.stringify(value)}`),
+  });
   return value;
 }
 

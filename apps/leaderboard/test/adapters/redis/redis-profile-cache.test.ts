@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { backend } from '@tessera/testkit';
+import { backend, pollUntil } from '@tessera/testkit';
 import { Redis } from 'ioredis';
 import t, { type Test } from 'tap';
 import { RedisProfileCache } from '../../../src/adapters/redis/redis-profile-cache.ts';
@@ -90,7 +90,10 @@ t.test('a read that raced an update cannot put the old profile back', async (t) 
   let release = () => {};
   inner.hold = new Promise((resolve) => (release = resolve));
   const slowRead = reader.get(['a']); // reads "old" from the store, then waits
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await pollUntil('the read to reach the store', () => Promise.resolve(inner.reads === 1), {
+    ms: 10_000,
+    intervalMs: 5,
+  });
   inner.hold = undefined;
   await writer.put('a', { userName: 'new', displayName: 'New' });
   release();

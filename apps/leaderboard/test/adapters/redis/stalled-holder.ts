@@ -5,6 +5,7 @@
  * with `hook.release()` and awaits `late`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pollUntil } from '@tessera/testkit';
 import { Redis } from 'ioredis';
 import type { Test } from 'tap';
 import { homeShard } from '../../../src/adapters/redis/shard-layout.ts';
@@ -38,7 +39,15 @@ export async function stallHolder(
   const late = store.applyWin(stalled);
   const home = servers[homeShard(stalled.userId, servers.length)]!;
   const lease = `${options.keyPrefix}{${stalled.period}}:lease`;
-  for (let i = 0; i < 200 && (await home.hexists(lease, stalled.userId)) === 0; i++) await sleep(5);
+  await pollUntil(
+    'the stalled holder to take its lease',
+    async () => (await home.hexists(lease, stalled.userId)) === 1,
+    {
+      ms: 10_000,
+      intervalMs: 5,
+    },
+  );
+  // Time must pass for the lease to lapse: load makes this sleep longer, never shorter.
   await sleep(STALLED_LEASE_MS + 50);
   return { hook, late };
 }

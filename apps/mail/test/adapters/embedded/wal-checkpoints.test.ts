@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite } from '@tessera/kit/sqlite';
-import { walRestarts } from '@tessera/testkit';
+import { pollUntil, walRestarts } from '@tessera/testkit';
 import t from 'tap';
 import { openEmbeddedMail, type EmbeddedMailOptions } from '../../../src/adapters/embedded/open-embedded.ts';
 import { walRestartFlags, walWriter } from '../../../src/adapters/embedded/wal-checkpoints.ts';
@@ -82,8 +82,10 @@ t.test('under a stream of writes the checkpointers copy the WAL back and it stay
   // The threads start first (slow under coverage), so that rounds fall between and inside the
   // batches. Bounded: 30 to 100 batches of 100 blobs and queue jobs (12–40 MB), 20 ms apart, ending
   // once 20 rounds (every 100 ms) have run.
-  for (let wait = 0; wait < 1500 && rounds() === 0; wait++)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  await pollUntil('a first checkpoint round', () => Promise.resolve(rounds() > 0), {
+    ms: 30_000,
+    intervalMs: 20,
+  });
   let batches = 0;
   while (batches < 30 || (batches < 100 && rounds() < 20)) {
     await Promise.all([
@@ -96,14 +98,16 @@ t.test('under a stream of writes the checkpointers copy the WAL back and it stay
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const written = batches * 100 * BLOB.length;
-  const deadline = Date.now() + 10_000;
   const allCopied = () => {
     const { queue, blobs: b } = checkpointers.stats();
     return [queue, b].every((s) => s !== undefined && s.rounds > 0 && s.frames > 0 && s.copied === s.frames);
   };
-  while (!allCopied() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await pollUntil('every frame copied back', () => Promise.resolve(allCopied()), {
+    ms: 30_000,
+    intervalMs: 20,
+    describe: () => Promise.resolve(JSON.stringify(checkpointers.stats())),
+  });
   const stats = checkpointers.stats();
-  t.ok(allCopied(), `every frame copied back: ${JSON.stringify({ queue: stats.queue, blobs: stats.blobs })}`);
   t.equal(stats.blobs?.failures, 0, 'no round failed');
   t.equal(stats.blobs?.copyBackFailures, 0, 'no copy-back failed');
   t.ok(size(blobs) >= written, `blobs.db holds the ${written} bytes written (${size(blobs)})`);
