@@ -266,7 +266,7 @@ t.test('the attachment limit depends on the account type', async (t) => {
 t.test('long poll: waits for the next event and returns what was missed', async (t) => {
   const mail = await startTestMail(t, { extra: { smtpIn: false } });
   await mail.service.ensureMailbox('bob');
-  const waiting = mail.service.poll('bob', 0, { waitMs: 5000, limit: 10 });
+  const waiting = mail.service.poll('bob', 0, { waitMs: 60_000, limit: 10 });
   await mail.service.send('alice', {
     to: [{ name: '', email: 'bob@tessera.local' }],
     subject: 's',

@@ -56,7 +56,7 @@ class RawClient {
   }
 
   /** The next received frame, readable (`35=…|34=…|…`), or 'closed'. */
-  async next(ms = 5_000): Promise<string> {
+  async next(ms = 30_000): Promise<string> {
     const deadline = Date.now() + ms;
     while (this.frames.length === 0 && !this.closed && Date.now() < deadline) {
       await new Promise<void>((resolve) => {

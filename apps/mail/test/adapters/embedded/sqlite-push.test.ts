@@ -33,7 +33,7 @@ t.test('subscribers get their own user events; the backlog answers polls', async
 
 t.test('a long poll waits for the next event, or times out empty, or ends on abort', async (t) => {
   const p = push(t);
-  const waiting = p.poll('alice', 0, { waitMs: 5000, limit: 10 });
+  const waiting = p.poll('alice', 0, { waitMs: 60_000, limit: 10 });
   setTimeout(() => void p.publish('alice', { type: 'message.new', email_id: 'late' }), 20);
   t.match(await waiting, [{ event: { email_id: 'late' } }]);
   const started = Date.now();
