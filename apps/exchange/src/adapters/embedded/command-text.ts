@@ -25,6 +25,8 @@ const MAX_BYTES_PER_UNIT = 6;
 export class CommandText {
   #bytes = Buffer.allocUnsafe(64 * 1024);
   #length = 0;
+  /** Whether every byte written is ASCII: the text is then read as Latin-1, a plain copy. */
+  #ascii = true;
 
   /** Appends the command; throws, having written nothing, when JSON cannot write it. */
   add(command: Command): void {
@@ -57,20 +59,28 @@ export class CommandText {
       const text = encodeCommand(command);
       this.#reserve(1 + Buffer.byteLength(text));
       if (this.#length > 0) this.#bytes[this.#length++] = COMMA;
-      this.#length += this.#bytes.write(text, this.#length);
+      this.#utf8(text, this.#length);
     }
   }
 
   /** The text written since the last take, which starts the buffer over. */
   take(): string {
-    const text = this.#bytes.toString('utf8', 0, this.#length);
-    this.#length = 0;
+    const text = this.#bytes.toString(this.#ascii ? 'latin1' : 'utf8', 0, this.#length);
+    this.clear();
     return text;
   }
 
   /** Forgets what was written (a batch lost before it was taken). */
   clear(): void {
     this.#length = 0;
+    this.#ascii = true;
+  }
+
+  /** JSON's text at `at`, in UTF-8 (it may hold what is not ASCII). */
+  #utf8(text: string, at: number): void {
+    const written = this.#bytes.write(text, at);
+    if (written !== text.length) this.#ascii = false;
+    this.#length = at + written;
   }
 
   #reserve(bytes: number): void {
@@ -137,7 +147,7 @@ export class CommandText {
       const c = s.charCodeAt(i);
       if (c < 0x20 || c > 0x7e || c === QUOTE || c === BACKSLASH) {
         // Something to escape, or not ASCII: JSON's own text, in UTF-8.
-        this.#length = start + bytes.write(JSON.stringify(s), start);
+        this.#utf8(JSON.stringify(s), start);
         return;
       }
       bytes[this.#length++] = c;

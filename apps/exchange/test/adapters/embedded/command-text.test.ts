@@ -118,6 +118,18 @@ t.test('take starts over; clear forgets', async (t) => {
   t.equal(text.take(), asJson([order({ orderId: 3 })]), 'no comma, nothing of the cleared command');
 });
 
+t.test('a batch with text that is not ASCII, then one without, each read back whole', async (t) => {
+  const text = new CommandText();
+  const accented = [order({ account: 'zoë' }), order({ clientOrderId: '€1' })];
+  for (const c of accented) text.add(c);
+  t.equal(text.take(), asJson(accented));
+  text.add(order({ account: 'plain' }));
+  t.equal(text.take(), asJson([order({ account: 'plain' })]));
+  const deposit: Command = { v: 1, type: 'account.deposit', at: 1, account: 'ß', cash: 1, shares: {} };
+  text.add(deposit);
+  t.equal(text.take(), asJson([deposit]), 'any other command too');
+});
+
 t.test('a command JSON cannot write throws and leaves no trace', async (t) => {
   const text = new CommandText();
   text.add(order({ orderId: 1 }));
