@@ -35,26 +35,46 @@ import type { AccountView, ExecutionQuery, OrderQuery } from './service-types.ts
 export const journalFailed = (): ProblemError =>
   exchangeError('EX_JOURNAL_FAILED', 'the journal failed; the exchange takes no commands until restarted');
 
-export abstract class ExchangeReads {
-  protected readonly journal: Journal;
-  protected readonly manager: OrderManager;
-  protected readonly now: () => number;
-  /** Why a commit failed, once one has: memory is ahead of the journal from then on. */
-  protected failure: unknown;
+/**
+ * What the reads are built on, given by the service that owns them (service.ts), which writes
+ * through the same journal and state: the reads keep it private.
+ */
+export interface ReadSource {
+  readonly journal: Journal;
+  readonly manager: OrderManager;
+  readonly now: () => number;
+  /** Set by the service when a commit fails: memory is ahead of the journal from then on. */
+  readonly commits: { failure?: unknown };
+}
 
-  protected constructor(journal: Journal, manager: OrderManager, now: () => number) {
-    this.journal = journal;
-    this.manager = manager;
-    this.now = now;
+/** An order open (the state) or finished (the journal's store). */
+export function findOrder(source: ReadSource, orderId: number): Order | undefined {
+  return source.manager.orders.get(orderId) ?? source.journal.finishedOrder(orderId);
+}
+
+/** The command's time: the clock, but never before the last command (a clock may step back). */
+export function commandTime(source: ReadSource): number {
+  return Math.max(source.now(), source.manager.lastAt);
+}
+
+export abstract class ExchangeReads {
+  readonly #source: ReadSource;
+  readonly #journal: Journal;
+  readonly #manager: OrderManager;
+
+  protected constructor(source: ReadSource) {
+    this.#source = source;
+    this.#journal = source.journal;
+    this.#manager = source.manager;
   }
 
   /** The sequence number of the last command applied. */
   get seq(): number {
-    return this.manager.seq;
+    return this.#manager.seq;
   }
 
   get failed(): boolean {
-    return this.failure !== undefined;
+    return this.#source.commits.failure !== undefined;
   }
 
   /**
@@ -64,21 +84,21 @@ export abstract class ExchangeReads {
    * failed commit, memory holds what the journal lost: reads are refused too (EX_JOURNAL_FAILED).
    */
   readsWait(): Promise<void> | undefined {
-    if (this.failure !== undefined) return Promise.reject(journalFailed());
-    if (!this.journal.pending) return undefined;
-    return this.journal.commit().catch(() => {
+    if (this.#source.commits.failure !== undefined) return Promise.reject(journalFailed());
+    if (!this.#journal.pending) return undefined;
+    return this.#journal.commit().catch(() => {
       throw journalFailed();
     });
   }
 
   /** The order the account placed today under a client order id (FIX ClOrdID), if any. */
   orderByClientId(account: string, clientOrderId: string): Order | undefined {
-    return this.manager.orderByClientId(account, clientOrderId, this.at());
+    return this.#manager.orderByClientId(account, clientOrderId, commandTime(this.#source));
   }
 
   /** The id of the account's oldest open order, if any. */
   oldestOpenOrder(account: string): number | undefined {
-    return this.manager.account(account)?.open.keys().next().value;
+    return this.#manager.account(account)?.open.keys().next().value;
   }
 
   order(account: string, orderId: number): OrderView {
@@ -96,13 +116,8 @@ export abstract class ExchangeReads {
   }
 
   #own(account: string, orderId: number): Order | undefined {
-    const order = this.find(orderId);
+    const order = findOrder(this.#source, orderId);
     return order !== undefined && order.account === account ? order : undefined;
-  }
-
-  /** An order open (the state) or finished (the journal's store). */
-  protected find(orderId: number): Order | undefined {
-    return this.manager.orders.get(orderId) ?? this.journal.finishedOrder(orderId);
   }
 
   /**
@@ -111,7 +126,7 @@ export abstract class ExchangeReads {
    * from the state merged with the finished ones from the journal's store.
    */
   orders(account: string, query: OrderQuery = {}): { data: OrderView[]; next_cursor: number | null } {
-    const open = this.manager.account(account)?.open;
+    const open = this.#manager.account(account)?.open;
     const limit = query.limit ?? 100;
     const after = query.after ?? Number.MIN_SAFE_INTEGER;
     const { status, symbol } = query;
@@ -125,7 +140,7 @@ export abstract class ExchangeReads {
     const finished =
       status === 'new'
         ? []
-        : this.journal.finishedOrders(account, {
+        : this.#journal.finishedOrders(account, {
             after,
             limit,
             ...(status === undefined ? {} : { status }),
@@ -136,12 +151,12 @@ export abstract class ExchangeReads {
     const more =
       last !== undefined &&
       data.length === limit &&
-      (anyAbove(open, last) || this.journal.hasFinishedAfter(account, last));
+      (anyAbove(open, last) || this.#journal.hasFinishedAfter(account, last));
     return { data, next_cursor: more ? last : null };
   }
 
   executions(account: string, query: ExecutionQuery = {}): { executions: ExecutionView[] } {
-    const executions = this.journal
+    const executions = this.#journal
       .executionsOf(account, query.orderId)
       .filter(
         (e) =>
@@ -155,17 +170,17 @@ export abstract class ExchangeReads {
 
   /** The account's trade report for a trading day (YYYY-MM-DD in the session's time zone). */
   tradeReport(account: string, day: string): TradeReportRow[] {
-    const manager = this.manager;
+    const manager = this.#manager;
     return tradeReport(
-      this.journal.executionsOf(account),
-      (orderId) => this.find(orderId)!,
+      this.#journal.executionsOf(account),
+      (orderId) => findOrder(this.#source, orderId)!,
       day,
       (at) => manager.clock.at(at).day,
     );
   }
 
   account(account: string): AccountView {
-    const state = this.manager.account(account);
+    const state = this.#manager.account(account);
     const shares: AccountView['shares'] = {};
     for (const [symbol, p] of state?.balances.positions ?? []) {
       shares[symbol] = { available: p.shares, reserved: p.sharesReserved };
@@ -179,7 +194,7 @@ export abstract class ExchangeReads {
   }
 
   symbols(): string[] {
-    return [...this.manager.engines.keys()];
+    return [...this.#manager.engines.keys()];
   }
 
   l1(symbol: string): L1 {
@@ -196,7 +211,7 @@ export abstract class ExchangeReads {
 
   candles(symbol: string, resolution: number, startTime: number, endTime: number): { candles: Candle[] } {
     this.#engine(symbol);
-    return { candles: candles(this.manager.tapes.get(symbol)!, resolution, startTime, endTime) };
+    return { candles: candles(this.#manager.tapes.get(symbol)!, resolution, startTime, endTime) };
   }
 
   /**
@@ -212,7 +227,7 @@ export abstract class ExchangeReads {
       l1: level1(book),
       ...level2(book, Infinity),
     };
-    return { snapshot, durable: this.journal.commit() };
+    return { snapshot, durable: this.#journal.commit() };
   }
 
   /**
@@ -224,25 +239,20 @@ export abstract class ExchangeReads {
       // Taken for every symbol an md update is made for (outbox.ts).
       l1: (symbol: string) => batch.l1.get(symbol)!,
       // A completed or canceled order is final: as it is now, it was then.
-      order: (orderId: number) => orderView(this.find(orderId)!),
+      order: (orderId: number) => orderView(findOrder(this.#source, orderId)!),
     };
     return feedUpdates(batch.events, state, interest);
   }
 
   /** sha256 of the whole state (books, orders, wallets, risk counters, tapes). */
   digest(): string {
-    return stateDigest(this.manager);
+    return stateDigest(this.#manager);
   }
 
   #engine(symbol: string) {
-    const engine = this.manager.engines.get(symbol);
+    const engine = this.#manager.engines.get(symbol);
     if (engine === undefined) throw exchangeError('EX_UNKNOWN_SYMBOL', `no symbol ${symbol} is traded here`);
     return engine;
-  }
-
-  /** The command's time: the clock, but never before the last command (a clock may step back). */
-  protected at(): number {
-    return Math.max(this.now(), this.manager.lastAt);
   }
 }
 

@@ -16,13 +16,14 @@
 import type { ProblemError } from '@tessera/kit';
 import type { Command, ExchangeEvent, Order } from './core/messages.ts';
 import type { OrderManager } from './core/order-manager.ts';
+import type { Journal } from './ports.ts';
 import type { Refusal } from './core/order-checks.ts';
 import { snapshotParts } from './core/state-snapshot.ts';
 import { orderView, type ExecutionView, type OrderView } from './core/views.ts';
 import { exchangeError } from './errors.ts';
 import { Outbox, type AppliedState, type DurableBatch } from './outbox.ts';
 import { openManager } from './service-open.ts';
-import { ExchangeReads, journalFailed } from './service-reads.ts';
+import { commandTime, ExchangeReads, findOrder, journalFailed, type ReadSource } from './service-reads.ts';
 import type { AccountView, ExchangeServiceOptions, OrderInput } from './service-types.ts';
 
 export { orderView, type ExecutionView, type OrderView };
@@ -40,21 +41,34 @@ const problem = (refusal: Refusal): ProblemError =>
   exchangeError(refusal.code, refusal.detail, refusal.extra);
 
 export class ExchangeService extends ExchangeReads {
+  /** The journal, state and clock the reads share (service-reads.ts); the commands write them. */
+  readonly #source: ReadSource;
+  readonly #journal: Journal;
+  readonly #manager: OrderManager;
   readonly #snapshotEvery: number;
   readonly #onSnapshotFailed: (seq: number, error: unknown) => void;
   readonly #outbox: Outbox;
   /** What the outbox reads after each command (one object, not one per command). */
   readonly #applied: AppliedState = {
     l1: (symbol) => this.l1(symbol),
-    filled: (orderId) => this.find(orderId)!.filledQuantity,
+    filled: (orderId) => findOrder(this.#source, orderId)!.filledQuantity,
   };
 
   private constructor(options: ExchangeServiceOptions, manager: OrderManager) {
-    super(options.journal, manager, options.now ?? Date.now);
+    const source: ReadSource = {
+      journal: options.journal,
+      manager,
+      now: options.now ?? Date.now,
+      commits: {},
+    };
+    super(source);
+    this.#source = source;
+    this.#journal = source.journal;
+    this.#manager = manager;
     this.#snapshotEvery = options.snapshotEvery ?? 1_000_000;
     this.#onSnapshotFailed = options.onSnapshotFailed ?? (() => {});
     this.#outbox = new Outbox((error) => {
-      this.failure = error;
+      source.commits.failure = error;
     });
   }
 
@@ -68,8 +82,8 @@ export class ExchangeService extends ExchangeReads {
    * `durable()` before telling anyone). The benchmark times this; `placeOrder` is the whole flow.
    */
   submitOrder(account: string, input: OrderInput): Order {
-    const manager = this.manager;
-    const at = this.at();
+    const manager = this.#manager;
+    const at = commandTime(this.#source);
     const refusal = manager.checkNewOrder(account, input, at);
     if (refusal !== undefined) throw problem(refusal);
     const orderId = manager.nextOrderId;
@@ -81,12 +95,12 @@ export class ExchangeService extends ExchangeReads {
     );
     // The order object itself, open or finished already: no lookup in the journal's held orders.
     const placed = manager.placed;
-    return placed?.id === orderId ? placed : this.find(orderId)!;
+    return placed?.id === orderId ? placed : findOrder(this.#source, orderId)!;
   }
 
   /** Resolves when every command so far is durable (and its events are published). */
   durable(): Promise<void> {
-    return this.journal.commit();
+    return this.#journal.commit();
   }
 
   /**
@@ -102,12 +116,12 @@ export class ExchangeService extends ExchangeReads {
 
   /** Steps 1–6 for a cancel (see submitOrder). */
   submitCancel(account: string, orderId: number): Order {
-    const refusal = this.manager.checkCancel(account, orderId);
+    const refusal = this.#manager.checkCancel(account, orderId);
     if (refusal !== undefined) throw problem(refusal);
     // Open (the check passed): the same object once the cancel has finished it.
-    const order = this.manager.orders.get(orderId);
-    this.#sequence({ v: 1, type: 'order.cancel', at: this.at(), account, orderId });
-    return order ?? this.find(orderId)!;
+    const order = this.#manager.orders.get(orderId);
+    this.#sequence({ v: 1, type: 'order.cancel', at: commandTime(this.#source), account, orderId });
+    return order ?? findOrder(this.#source, orderId)!;
   }
 
   /** Answers the order as the cancel left it (see placeOrder). */
@@ -122,7 +136,7 @@ export class ExchangeService extends ExchangeReads {
     const command: Command = {
       v: 1,
       type: 'orders.cancel-all',
-      at: this.at(),
+      at: commandTime(this.#source),
       account,
       ...(symbol === undefined ? {} : { symbol }),
     };
@@ -133,7 +147,10 @@ export class ExchangeService extends ExchangeReads {
   }
 
   async setKillSwitch(account: string, on: boolean): Promise<{ killSwitch: boolean; canceled: OrderView[] }> {
-    const events = this.#sequence({ v: 1, type: 'account.kill-switch', at: this.at(), account, on }, true);
+    const events = this.#sequence(
+      { v: 1, type: 'account.kill-switch', at: commandTime(this.#source), account, on },
+      true,
+    );
     await this.durable();
     return { killSwitch: on, canceled: this.#canceledIn(events) };
   }
@@ -143,9 +160,9 @@ export class ExchangeService extends ExchangeReads {
     cash = 0,
     shares: Readonly<Record<string, number>> = {},
   ): Promise<AccountView> {
-    const refusal = this.manager.checkDeposit(account, cash, shares);
+    const refusal = this.#manager.checkDeposit(account, cash, shares);
     if (refusal !== undefined) throw problem(refusal);
-    this.#sequence({ v: 1, type: 'account.deposit', at: this.at(), account, cash, shares });
+    this.#sequence({ v: 1, type: 'account.deposit', at: commandTime(this.#source), account, cash, shares });
     // The account as the deposit left it (see placeOrder): later batches are not durable yet.
     const view = this.account(account);
     await this.durable();
@@ -161,7 +178,7 @@ export class ExchangeService extends ExchangeReads {
   }
 
   async close(): Promise<void> {
-    await this.journal.close();
+    await this.#journal.close();
   }
 
   /**
@@ -169,16 +186,16 @@ export class ExchangeService extends ExchangeReads {
    * built when a listener is active or the caller reads them (`keepEvents`); else none are.
    */
   #sequence(command: Command, keepEvents = false): ExchangeEvent[] {
-    if (this.failure !== undefined) throw journalFailed();
-    const manager = this.manager;
+    if (this.#source.commits.failure !== undefined) throw journalFailed();
+    const manager = this.#manager;
     const seq = manager.seq + 1;
-    this.journal.append(seq, command);
+    this.#journal.append(seq, command);
     const listening = this.#outbox.listening;
     // What leaves the state goes to the journal through the manager's `retiring` (open()).
     const { events, refusal } = manager.apply(seq, command, listening || keepEvents);
     if (seq % this.#snapshotEvery === 0) this.#snapshot(seq);
     // Every command, so that each batch's commit is watched; its events only when they are wanted.
-    this.#outbox.add(this.journal.commit(), listening ? events : NO_EVENTS, this.#applied);
+    this.#outbox.add(this.#journal.commit(), listening ? events : NO_EVENTS, this.#applied);
     if (refusal !== undefined) throw problem(refusal);
     return events;
   }
@@ -189,7 +206,7 @@ export class ExchangeService extends ExchangeReads {
    */
   #snapshot(seq: number): void {
     try {
-      this.journal.saveSnapshot({ seq, parts: [...snapshotParts(this.manager)] });
+      this.#journal.saveSnapshot({ seq, parts: [...snapshotParts(this.#manager)] });
     } catch (error) {
       this.#onSnapshotFailed(seq, error);
     }

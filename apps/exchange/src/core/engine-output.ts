@@ -192,7 +192,7 @@ function canceled(
 function finished(target: OutputTarget, account: AccountState, order: Order): Holding {
   const holding = holdingOf(account, order.symbol);
   account.open.delete(order.id);
-  holding.open.delete(order.id);
+  holding.open.finished();
   target.orders.delete(order.id);
   if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
   target.retired.add(order);
@@ -218,7 +218,7 @@ function rejected(target: OutputTarget, code: number, orderId: number, expectedS
     wallet.release(account.balances, holding, order.side, order.price, order.quantity);
     placedExposure(account, holding).open -= order.quantity;
     account.open.delete(orderId);
-    holding.open.delete(orderId);
+    holding.open.remove(order);
     target.orders.delete(orderId);
   }
   const result = (Object.keys(RESULT) as Array<keyof typeof RESULT>).find((name) => RESULT[name] === code)!;

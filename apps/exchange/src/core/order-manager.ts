@@ -209,7 +209,7 @@ export class OrderManager {
     this.orders.set(orderId, order);
     this.placed = order;
     account.open.set(orderId, order);
-    holding.open.set(orderId, order);
+    holding.open.add(order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
     boundOpened(holding, side, price);

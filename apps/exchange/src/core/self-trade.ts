@@ -78,10 +78,10 @@ export function scanCrossing(
 
 /** The ids of the holding's open orders an order on `side` at `price` would meet, oldest first. */
 export function selfCrossing(
-  holding: Bound & { readonly open: Map<number, Resting> },
+  holding: Bound & { readonly open: { live(): readonly Resting[] } },
   side: 'buy' | 'sell',
   price: number,
 ): number[] {
   if (!mayCross(holding, side, price)) return [];
-  return scanCrossing(holding, side, price, holding.open.values());
+  return scanCrossing(holding, side, price, holding.open.live());
 }

@@ -126,7 +126,7 @@ export function restoreState(
     };
     for (const order of account.open.values()) {
       const holding = holdingOf(account, order.symbol);
-      holding.open.set(order.id, order);
+      holding.open.add(order);
       boundOpened(holding, order.side, order.price);
     }
     manager.accounts.set(a.id, account);

@@ -112,7 +112,7 @@ function holdingsBroken(m: Desk['manager']): string | undefined {
   for (const a of m.accounts.values()) {
     for (const symbol of SYMBOLS) {
       const want = [...a.open.values()].filter((o) => o.symbol === symbol).map((o) => o.id);
-      const got = [...(a.holdings.get(symbol)?.open.keys() ?? [])];
+      const got = (a.holdings.get(symbol)?.open.live() ?? []).map((o) => o.id);
       if (want.join() !== got.join())
         return `${a.id} ${symbol}: holding open [${got.join()}], open [${want.join()}]`;
     }

@@ -8,17 +8,18 @@
  *                                                                     a client order id (FIX)
  *   [2, at, account, orderId]                                                 order.cancel v1
  *   { …the command }                                                          anything else
+ * A journal row holds its batch's commands comma-joined (command-text.ts writes them).
  */
 import type { Command } from '../../core/messages.ts';
 
-const NEW_V1 = 1;
-const CANCEL_V1 = 2;
-const NEW_V1_CLIENT_ID = 3;
+export const NEW_V1 = 1;
+export const CANCEL_V1 = 2;
+export const NEW_V1_CLIENT_ID = 3;
 
 export type Encoded = Command | [number, number, string, number, ...unknown[]];
 
-/** The command in its journal layout (see above), to be serialized with its batch. */
-export function commandRow(command: Command): Encoded {
+/** The command in its journal layout (see above). */
+function commandRow(command: Command): Encoded {
   if (command.type === 'order.new' && command.v === 1) {
     const { at, account, orderId, symbol, side, price, quantity, clientOrderId } = command;
     const sideCode = side === 'buy' ? 0 : 1;
@@ -34,15 +35,6 @@ export function commandRow(command: Command): Encoded {
 
 export function encodeCommand(command: Command): string {
   return JSON.stringify(commandRow(command));
-}
-
-/**
- * A journal row's commands as decodeCommands reads them: the encoded commands joined by commas.
- * One JSON.stringify of the batch's rows, less its brackets, writes the same text as encoding
- * each and joining them, without a string per command.
- */
-export function encodeCommands(rows: readonly Encoded[]): string {
-  return JSON.stringify(rows).slice(1, -1);
 }
 
 export function decodeCommand(encoded: Encoded): Command {

@@ -11,7 +11,7 @@
  */
 import type { Command, Execution, Order } from '../../core/messages.ts';
 import type { FinishedQuery, Journal, StoredExecution, StoredSnapshot } from '../../ports.ts';
-import { commandRow, encodeCommands, type Encoded } from './command-codec.ts';
+import { CommandText } from './command-text.ts';
 import { Generation, storedRows } from './held-records.ts';
 import type { ExecutionRow, JournalBatch, JournalReads } from './journal-store.ts';
 
@@ -33,8 +33,12 @@ export class GroupCommitJournal implements Journal {
   readonly #reads: JournalReads;
   readonly #sink: BatchSink;
   #lastSeq: number;
-  /** The batch's commands in their journal layout, serialized together when it goes. */
-  #commands: Encoded[] = [];
+  /** The batch's commands in their journal text, written as they are appended. */
+  readonly #commands = new CommandText();
+  /** How many commands the open batch holds. */
+  #count = 0;
+  /** Why a command of the open batch could not be written: the batch fails as a failed write does. */
+  #unwritable: Error | undefined;
   /**
    * What is held until stored, oldest first: generations sealed by a snapshot not yet committed,
    * then the one gathering (last). A generation goes once its snapshot's batch has committed.
@@ -64,7 +68,13 @@ export class GroupCommitJournal implements Journal {
     if (this.#closed) throw new Error('journal is closed');
     if (seq !== this.#lastSeq + 1) throw new RangeError(`journal: seq ${seq} after ${this.#lastSeq}`);
     this.#open();
-    this.#commands.push(commandRow(command));
+    try {
+      this.#commands.add(command);
+    } catch (error) {
+      // Its seq is taken all the same: the batch is lost whole when it goes (#flush).
+      this.#unwritable ??= error instanceof Error ? error : new Error(String(error));
+    }
+    this.#count++;
     this.#lastSeq = seq;
   }
 
@@ -177,26 +187,28 @@ export class GroupCommitJournal implements Journal {
       this.#busy = false;
       return;
     }
-    const commands = this.#commands;
     let written: JournalBatch | undefined;
-    let unwritable: Error | undefined;
+    let unwritable = this.#unwritable;
     try {
-      written = {
-        firstSeq: this.#lastSeq - commands.length + 1,
-        lastSeq: this.#lastSeq,
-        commands: encodeCommands(commands),
-        ...(this.#snapshot === undefined
-          ? {}
-          : { snapshot: this.#snapshot, stored: storedRows(this.#sealed) }),
-      };
+      if (unwritable === undefined)
+        written = {
+          firstSeq: this.#lastSeq - this.#count + 1,
+          lastSeq: this.#lastSeq,
+          commands: this.#commands.take(),
+          ...(this.#snapshot === undefined
+            ? {}
+            : { snapshot: this.#snapshot, stored: storedRows(this.#sealed) }),
+        };
     } catch (error) {
-      // A batch that cannot be serialised fails as a failed write does, rather than leaving its
-      // waiters (and every later batch, behind #busy) waiting for ever.
       unwritable = error instanceof Error ? error : new Error(String(error));
     }
+    // A batch that cannot be serialised fails as a failed write does, rather than leaving its
+    // waiters (and every later batch, behind #busy) waiting for ever.
     const sealed = this.#sealed;
     this.#batch = undefined;
-    this.#commands = [];
+    this.#commands.clear();
+    this.#count = 0;
+    this.#unwritable = undefined;
     this.#snapshot = undefined;
     this.#sealed = [];
     const inFlight =
@@ -221,7 +233,9 @@ export class GroupCommitJournal implements Journal {
         // meanwhile (its seqs follow the lost ones) is lost with it.
         const next = this.#batch;
         this.#batch = undefined;
-        this.#commands = [];
+        this.#commands.clear();
+        this.#count = 0;
+        this.#unwritable = undefined;
         this.#snapshot = undefined;
         // Still held (a restart derives them again from the snapshot before).
         this.#sealed = [];

@@ -3,8 +3,6 @@ import {
   decodeCommand,
   decodeCommands,
   encodeCommand,
-  encodeCommands,
-  commandRow,
 } from '../../../src/adapters/embedded/command-codec.ts';
 import type { Command } from '../../../src/core/messages.ts';
 
@@ -58,13 +56,6 @@ t.test('every command survives the round trip, as a list too', async (t) => {
   );
   t.equal(encodeCommand(commands[0]!)[1], '1', 'an order without a client order id keeps the first layout');
   t.equal(encodeCommand(commands[2]!)[1], '3', 'one with it has its own layout');
-});
-
-t.test("a batch's rows serialized at once read as the commands encoded one by one", async (t) => {
-  const joined = commands.map(encodeCommand).join(',');
-  t.equal(encodeCommands(commands.map(commandRow)), joined, 'the same text');
-  t.same(decodeCommands(encodeCommands(commands.map(commandRow))), commands);
-  t.equal(encodeCommands([]), '', 'an empty batch has no commands');
 });
 
 t.test('an unknown layout is refused, not guessed', async (t) => {
