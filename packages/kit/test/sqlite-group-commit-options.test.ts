@@ -45,7 +45,8 @@ function group(db: DatabaseSync, options: { yieldWhileBusyMs?: number; beforeBeg
 }
 
 const openFds = (): number => readdirSync('/proc/self/fd').length;
-// Only before a check that nothing happened: under load it can let a failure pass, never fail.
+// A turn of the loop to let timers fire (or, before a check that nothing happened, time for it
+// to happen): under load it can let a failure pass, never fail a good run.
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('a constructor that throws leaves no descriptor open', async (t) => {

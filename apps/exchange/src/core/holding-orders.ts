@@ -2,9 +2,9 @@
  * A holding's open orders (holding.ts), which only the self-trade scan reads: a list each placed
  * order is pushed on, oldest first. A finished order (its status no longer `new`) is dropped
  * lazily: it stays in the list until the next scan asks for the live ones, or until the finished
- * are as many as the rest. On the order path that is a push per order and a count per fill or
- * cancel, where a map per holding took an insert and a delete. An order the engine refused,
- * undone while still `new`, is taken out at once (rare).
+ * are more than 32 and outnumber the rest. On the order path that is a push per order and a
+ * count per fill or cancel, where a map per holding took an insert and a delete. An order the
+ * engine refused, undone while still `new`, is taken out at once (rare).
  */
 import type { Resting } from './self-trade.ts';
 

@@ -221,7 +221,8 @@ t.test('an idle connection closes after the keep-alive timeout', async (t) => {
   const fast = new FastRoutes(createAuthenticator({ secret }), createLogger({ level: 'silent', name: 't' }));
   fast.addPublic({ route: '/p', answer: () => '{"p":1}' });
   const server = createServer(() => t.fail('node:http never sees this connection'));
-  installFastFront(server, fast, { maxUrlLength: 100, keepAliveTimeoutMs: 50, headersTimeoutMs: 5000 });
+  // A header deadline longer than rawExchange's 10 s guard: only the keep-alive timeout can close it.
+  installFastFront(server, fast, { maxUrlLength: 100, keepAliveTimeoutMs: 50, headersTimeoutMs: 60_000 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => server.close());
   const { text, closedAfterMs } = await rawExchange(

@@ -30,6 +30,19 @@ export class CommandText {
 
   /** Appends the command; throws, having written nothing, when JSON cannot write it. */
   add(command: Command): void {
+    const length = this.#length;
+    const ascii = this.#ascii;
+    try {
+      this.#add(command);
+    } catch (error) {
+      // The fast path may have written part of the row (a bigint met halfway): undo it.
+      this.#length = length;
+      this.#ascii = ascii;
+      throw error;
+    }
+  }
+
+  #add(command: Command): void {
     if (command.v === 1 && command.type === 'order.new') {
       const { clientOrderId } = command;
       this.#reserve(

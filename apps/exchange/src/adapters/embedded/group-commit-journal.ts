@@ -188,6 +188,9 @@ export class GroupCommitJournal implements Journal {
       return;
     }
     let written: JournalBatch | undefined;
+    // A batch that cannot be serialised (a command add() refused, kept in #unwritable) fails as a
+    // failed write does, rather than leaving its waiters (and every later batch, behind #busy)
+    // waiting for ever.
     let unwritable = this.#unwritable;
     try {
       if (unwritable === undefined)
@@ -202,8 +205,6 @@ export class GroupCommitJournal implements Journal {
     } catch (error) {
       unwritable = error instanceof Error ? error : new Error(String(error));
     }
-    // A batch that cannot be serialised fails as a failed write does, rather than leaving its
-    // waiters (and every later batch, behind #busy) waiting for ever.
     const sealed = this.#sealed;
     this.#batch = undefined;
     this.#commands.clear();

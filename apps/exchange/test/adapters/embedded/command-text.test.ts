@@ -138,3 +138,16 @@ t.test('a command JSON cannot write throws and leaves no trace', async (t) => {
   text.add(order({ orderId: 2 }));
   t.equal(text.take(), asJson([order({ orderId: 1 }), order({ orderId: 2 })]));
 });
+
+t.test('a new order JSON cannot write, met halfway on the fast path, leaves no trace', async (t) => {
+  const text = new CommandText();
+  text.add(order({ orderId: 1, account: 'zoë' }));
+  // The price comes after the account, id, symbol and side are written.
+  const bad = order({ orderId: 2, price: 2n as unknown as number });
+  t.throws(() => text.add(bad), /BigInt/);
+  text.add(order({ orderId: 3 }));
+  t.equal(text.take(), asJson([order({ orderId: 1, account: 'zoë' }), order({ orderId: 3 })]));
+  text.add(order({ orderId: 4 }));
+  t.throws(() => text.add(bad), /BigInt/);
+  t.equal(text.take(), asJson([order({ orderId: 4 })]), 'an ASCII batch is still read as one');
+});
