@@ -32,7 +32,10 @@ export interface LeaderElectionOptions {
 
 export interface LeaderElection {
   readonly isLeader: () => boolean;
-  /** Stops campaigning and, when leading, gives the Lease up at once (so a standby need not wait). */
+  /**
+   * Stops campaigning and, once the step in flight has ended, gives the Lease up if it holds it
+   * (so a standby need not wait for it to expire).
+   */
   stop(): Promise<void>;
 }
 
@@ -163,9 +166,15 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
       stopped = true;
       clearTimeout(timer);
       leader = false;
-      // A renewal in flight would otherwise land after the release and hold the Lease again.
-      await attempt;
-      if (lastRenewedAt === 0) return; // never held it: nothing to give up
+      // A renewal in flight would otherwise land after the release and hold the Lease again. A
+      // step hung longer than the Lease lasts no longer matters: the Lease has expired by then.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([
+        attempt,
+        new Promise((resolve) => (waited = setTimeout(resolve, duration * 1000))),
+      ]);
+      clearTimeout(waited);
+      // Read even when we never saw ourselves lead: a write may have reached the server unanswered.
       try {
         await release();
       } catch (error) {
