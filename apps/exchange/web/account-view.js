@@ -2,7 +2,8 @@
 // latest executions, newest first.
 import { byId, el, fill, num } from '/common/api.js';
 
-const time = (ms) => new Date(ms).toLocaleTimeString('en-GB');
+/** A timestamp as the page shows it (the tape and the executions). */
+export const time = (ms) => new Date(ms).toLocaleTimeString('en-GB');
 
 /** Fills the three tables from GET /v1/accounts/me, /v1/orders and /execution's answers. */
 export function renderAccount({ me, open, executions }, { shown, onCancel }) {

@@ -15,7 +15,7 @@ import {
   showError,
   status,
 } from '/common/api.js';
-import { renderAccount } from './account-view.js';
+import { renderAccount, time } from './account-view.js';
 import { drawCandles, drawDepth } from './charts.js';
 
 const POLL_MS = 1000;
@@ -40,7 +40,6 @@ let tape = [];
 let socket = null;
 let stopPolling = () => {};
 
-const time = (ms) => new Date(ms).toLocaleTimeString('en-GB');
 const sorted = (side, descending) =>
   [...side.entries()]
     .map(([price, quantity]) => ({ price, quantity }))
