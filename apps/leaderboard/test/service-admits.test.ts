@@ -2,6 +2,7 @@ import t from 'tap';
 import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
 import { Ranking } from '../src/core/ranking.ts';
 import type { ArchiveStore, ProfileStore } from '../src/ports.ts';
+import { RankingGate } from '../src/ranking-gate.ts';
 import { LeaderboardService } from '../src/service.ts';
 import { ListWinLog } from './helpers/list-win-log.ts';
 
@@ -20,7 +21,8 @@ t.test('a new player past the id arena is refused with a code before the win is 
   const service = new LeaderboardService({
     ports: {
       winLog,
-      rankings: new SmallArenaStore(),
+      // Through the gate, as the service is wired (descriptor.ts).
+      rankings: new RankingGate().guard(new SmallArenaStore()),
       archive: { isArchived: () => Promise.resolve(false) } as unknown as ArchiveStore,
       profiles: {} as ProfileStore,
     },
