@@ -7,4 +7,5 @@ export const leaderboardErrors = defineErrors({
   LB_MATCH_ID_CONFLICT: { status: 409, title: 'Match id already used' },
   LB_SCORE_RANGE: { status: 422, title: 'Score out of range' },
   LB_STORE_UNAVAILABLE: { status: 503, title: 'Store unavailable' },
+  LB_PLAYER_LIMIT: { status: 507, title: 'Player limit reached' },
 });

@@ -91,6 +91,8 @@ export interface RankingStore extends StandingsReader {
    * then makes no promise of its own. Throws where `applyWin` rejects. Absent elsewhere.
    */
   readonly applyWinNow?: (win: Win) => Standing;
+  /** Whether a win of `userId` in `period` can be applied (asked before it is logged); absent: always. */
+  readonly admits?: (period: Period, userId: string) => boolean;
   /**
    * After a period was replayed because the store lost state (its watermark went back), makes
    * what the store derives from the applied wins whole again. Absent where the replay alone does

@@ -32,7 +32,7 @@ export class RankingGate {
       if (!this.#closed.has(period)) return run();
       return Promise.reject(this.#unavailable(period));
     };
-    const { standingNow, applyWinNow } = store;
+    const { standingNow, applyWinNow, admits } = store;
     return {
       // The answer that must not wait: none while the period is closed (the full route then
       // answers its 503).
@@ -50,6 +50,7 @@ export class RankingGate {
               return applyWinNow(win);
             },
           }),
+      ...(admits === undefined ? {} : { admits }),
       applyWin: (win: Win): Promise<Standing> => gated(win.period, () => store.applyWin(win)),
       applyBatch: (wins) => store.applyBatch(wins),
       appliedSeq: (period) => store.appliedSeq(period),

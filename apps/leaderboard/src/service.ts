@@ -85,6 +85,10 @@ export class LeaderboardService {
       matchId: input.matchId,
       at,
     };
+    if (this.#ports.rankings.admits?.(newWin.period, input.userId) === false)
+      return Promise.reject(
+        leaderboardErrors.LB_PLAYER_LIMIT(`no room for another player id in ${newWin.period}`),
+      );
     if (trace !== NO_TRACE) return this.#recordTraced(newWin, input, trace);
     // Untraced (nearly every update): one reaction to the append and, with an embedded ranking,
     // no further promise: fewer objects per update live across the log's sync.

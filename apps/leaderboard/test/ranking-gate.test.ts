@@ -63,3 +63,8 @@ t.test('a store without instant answers is guarded without them', async (t) => {
   t.equal(guarded.standingNow, undefined);
   t.equal(guarded.applyWinNow, undefined);
 });
+
+t.test("the check of a new player's room passes through the gate", async (t) => {
+  const guarded = new RankingGate().guard(new MemoryRankingStore('shared'));
+  t.equal(guarded.admits?.('2026-11', 'ada'), true);
+});

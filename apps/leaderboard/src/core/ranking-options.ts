@@ -1,3 +1,5 @@
+import type { ArenaLimits } from './id-arena.ts';
+
 /** A ranking's options (for tests and benchmarks) and the tuning constants of its placement. */
 export interface RankingOptions {
   /** Scores below this (a power of two) are counted in a dense Fenwick tree; higher ones take a slower path. */
@@ -11,6 +13,8 @@ export interface RankingOptions {
    * fewer, which gives most players a new handle as a growth does. Unset outside tests.
    */
   readonly renumberEvery?: number;
+  /** The limits of the id table's arena for ids not packed as hex (a test makes them small). */
+  readonly idArena?: ArenaLimits;
 }
 
 /** 2^20: a month of 1-point wins never leaves the dense range; its tree grows with the top score. */

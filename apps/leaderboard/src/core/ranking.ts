@@ -1,11 +1,10 @@
 import { ChangedSet } from './changed-set.ts';
 import type { RankingEntry, TakenChanges } from './ranking-entry.ts';
-import { BULK_GROWTH, BULK_PLACEMENT, DENSE_SCORES, MERGE_SHARE } from './ranking-options.ts';
+import { BULK_GROWTH, BULK_PLACEMENT, DENSE_SCORES } from './ranking-options.ts';
 import type { RankingOptions } from './ranking-options.ts';
-import { inRankOrder } from './in-rank-order.ts';
+import { placeWaiting } from './place-waiting.ts';
 import { PlacedPlayers } from './placed-players.ts';
 import { SeqColumn } from './seq-column.ts';
-import { sortedBySeq } from './sorted-by-seq.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
 import { TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
 import { WaitingScores } from './waiting-scores.ts';
@@ -25,7 +24,7 @@ export type { RankingEntry, RankingOptions, TakenChanges };
 export class Ranking {
   readonly tieBreak: TieBreak;
   /** Handles are the ids' slots: a rehash moves every column with them (see #renumber). */
-  readonly #ids = new UserIdTable((map, capacity) => this.#renumber(map, capacity));
+  readonly #ids: UserIdTable;
   readonly #placed: PlacedPlayers;
   readonly #seqs = new SeqColumn();
   readonly #changed = new ChangedSet();
@@ -45,6 +44,7 @@ export class Ranking {
 
   constructor(tieBreak: TieBreak, options: RankingOptions = {}) {
     this.tieBreak = tieBreak;
+    this.#ids = new UserIdTable((map, capacity) => this.#renumber(map, capacity), options.idArena);
     const dense = { blockSize: options.blockSize, denseScores: options.denseScores ?? DENSE_SCORES };
     this.#placed = new PlacedPlayers(tieBreak, this.#seqs, dense, (position) => {
       if (position < TOP_LIST_SIZE) this.#topList = undefined;
@@ -93,6 +93,14 @@ export class Ranking {
     this.#changed.reserve(capacity);
     this.#placed.order.reserve(capacity);
     this.#waiting.reserve(players - this.#placed.size);
+  }
+
+  /**
+   * Whether a win of `userId` can be applied: false for a new player whose id the id table has
+   * no room left for (see UserIdTable.admits). The service asks before it logs the win.
+   */
+  admits(userId: string): boolean {
+    return this.#ids.admits(userId);
   }
 
   /**
@@ -251,37 +259,11 @@ export class Ranking {
     this.#placed.order.park(handle, this.#waiting.add(handle, score, growth), growth);
   }
 
-  /**
-   * Places the players met or restored since the last read. A few are placed one by one, in seq
-   * order, so that equal scores keep the order of the log. Many (a rebuild, a restore, a long
-   * replay) are sorted into rank order and merged with the placed players, and the order and the
-   * counts are built again in one pass: O(players) instead of one block move per player.
-   */
+  /** Places the players met or restored since the last read (see placeWaiting). */
   #placePending(): void {
-    const count = this.#waiting.count;
-    if (count === 0) return;
-    const first = this.#placed.size;
+    if (this.#waiting.count === 0) return;
     const { handles, scores } = this.#waiting.take();
-    if (count === 1) {
-      this.#placed.place(handles[0]!, scores[0]!, this.#seqs.get(handles[0]!));
-      this.#placed.order.unpark();
-      return;
-    }
-    const seqs = new Float64Array(count);
-    for (let i = 0; i < count; i++) seqs[i] = this.#seqs.get(handles[i]!);
-    const bySeq = sortedBySeq(seqs);
-    // A merge costs a pass over every placed player: worth it for a replay's many, not for a few
-    // thousand met while millions are placed (each placement alone is a few microseconds).
-    if (count < this.#bulkPlacement || count * MERGE_SHARE < first) {
-      for (const i of bySeq) this.#placed.place(handles[i]!, scores[i]!, seqs[i]!);
-      this.#placed.order.unpark();
-      return;
-    }
-    // Until the order is loaded again, a waiting player's blockOf entry says where their score is.
-    const order = this.#placed.order;
-    const pending = inRankOrder(bySeq, scores, this.#placed.denseLimit, handles);
-    this.#placed.placeAll(pending, (handle) => scores[order.parked(handle)]!, handles, scores, seqs);
-    this.#trimAfterReplay();
+    if (placeWaiting(this.#placed, this.#seqs, handles, scores, this.#bulkPlacement)) this.#trimAfterReplay();
   }
 
   #trimAfterReplay(): void {

@@ -1,6 +1,6 @@
-import { hashBytes, hashString, hashWords, hexOf, home, parseHex, WORDS } from './id-keys.ts';
+import { type ArenaLimits, IdArena } from './id-arena.ts';
+import { hashString, hashWords, hexOf, home, parseHex, WORDS } from './id-keys.ts';
 import { inHashOrder } from './in-hash-order.ts';
-import { grown, resized } from './typed-arrays.ts';
 
 /** Most of a table's slots in use before it grows: past it linear probes get long. */
 const MAX_LOAD = 0.85;
@@ -15,7 +15,6 @@ const SIZED_LOAD = 0.84;
  * would leave 0.68 and 30.8). A replay passes more (see `intern`).
  */
 export const TABLE_GROWTH = 1.1;
-const MAX_ARENA_BYTES = 0xffff_ffff;
 const HEX_LENGTH = 24;
 const FIRST_CAPACITY = 2048;
 
@@ -41,18 +40,17 @@ export type OnMove = (map: Int32Array, capacity: number) => void;
  *
  * No count limit of its own for hex ids: handles are Int32 slot numbers (2^31), and memory runs
  * out long before (26 bytes a player: 56 GB there). Other ids keep their bytes in one arena of at
- * most 4 GiB: about 67 M players of 64 characters (beyond the spec's 25 M a month; the overflow is
- * an uncoded RangeError, after the win is logged).
+ * most 4 GiB (IdArena): about 67 M players of 64 characters, beyond the spec's 25 M a month. Past
+ * it `admits` refuses a new player, which the service asks before the win is logged.
  */
 export class UserIdTable {
   /** Three words per slot: the packed hex id, or [arena offset, length, 0]; all 0 when empty. */
   #keys = new Uint32Array(3 * FIRST_CAPACITY);
   /** One bit per slot: set when the id is packed hex. */
   #hex = new Uint32Array(FIRST_CAPACITY >>> 5);
-  #bytes = new Uint8Array(1024);
+  readonly #arena: IdArena;
   #capacity = FIRST_CAPACITY;
   #count = 0;
-  #used = 0;
   /** Ids kept as bytes: while none is, a probe need not read the hex bit (a miss of its own at scale). */
   #others = 0;
   readonly #onMove: OnMove;
@@ -62,8 +60,10 @@ export class UserIdTable {
   #w1 = 0;
   #w2 = 0;
 
-  constructor(onMove: OnMove = () => {}) {
+  /** `arena`: the limits of the non-hex ids' bytes (a test makes them small). */
+  constructor(onMove: OnMove = () => {}, arena?: ArenaLimits) {
     this.#onMove = onMove;
+    this.#arena = new IdArena(arena);
   }
 
   get size(): number {
@@ -77,13 +77,24 @@ export class UserIdTable {
 
   /** Bytes held by the table's arrays (capacity, not just what is used). */
   get byteLength(): number {
-    return this.#keys.byteLength + this.#hex.byteLength + this.#bytes.byteLength;
+    return this.#keys.byteLength + this.#hex.byteLength + this.#arena.byteLength;
   }
 
   /** The handle of `id`, or -1 when it was never interned. */
   handleOf(id: string): number {
     const slot = this.#find(id, this.#parse(id));
     return this.#isEmpty(slot) ? -1 : slot;
+  }
+
+  /**
+   * Whether `id` can be interned: always for a packed hex id or a known one; a new one kept as
+   * bytes only while the arena has room (see IdArena.admits). Asked before every win is logged,
+   * so the id is looked up (a cache miss at scale) only once the arena is nearly full.
+   */
+  admits(id: string): boolean {
+    if (this.#arena.admits(id.length)) return true;
+    const slot = this.#find(id, this.#parse(id));
+    return this.#isHex || !this.#isEmpty(slot);
   }
 
   /**
@@ -115,7 +126,7 @@ export class UserIdTable {
    */
   trim(): void {
     const count = this.#count;
-    this.#bytes = resized(this.#bytes, Math.max(this.#used, 1));
+    this.#arena.trim();
     const sized = Math.ceil(count / SIZED_LOAD) + 1;
     if (count < this.#capacity * (MAX_LOAD / TABLE_GROWTH) && sized < this.#capacity) this.#rehash(sized);
   }
@@ -133,10 +144,7 @@ export class UserIdTable {
     const keys = this.#keys;
     const k = 3 * handle;
     if (this.#isHexSlot(handle)) return hexOf(keys[k]!) + hexOf(keys[k + 1]!) + hexOf(keys[k + 2]!);
-    // A view read as latin1, not String.fromCharCode(...bytes): spreading the bytes as arguments
-    // cost a microsecond an id, which a checkpoint pays for every player it saves.
-    const bytes = this.#bytes;
-    return Buffer.from(bytes.buffer, bytes.byteOffset + keys[k]!, keys[k + 1]).toString('latin1');
+    return this.#arena.text(keys[k]!, keys[k + 1]!);
   }
 
   #isEmpty(slot: number): boolean {
@@ -192,10 +200,7 @@ export class UserIdTable {
   #equalsBytes(slot: number, id: string): boolean {
     const keys = this.#keys;
     const k = 3 * slot;
-    if (this.#isHexSlot(slot) || keys[k + 1] !== id.length) return false;
-    const start = keys[k]!;
-    for (let i = 0; i < id.length; i++) if (this.#bytes[start + i] !== id.charCodeAt(i)) return false;
-    return true;
+    return !this.#isHexSlot(slot) && this.#arena.equals(keys[k]!, keys[k + 1]!, id);
   }
 
   /** Writes the parsed `id` into the empty `slot`. */
@@ -209,18 +214,8 @@ export class UserIdTable {
       this.#keys[k + 2] = this.#w2;
       this.#hex[slot >>> 5]! |= 1 << (slot & 31);
     } else {
-      if (this.#used + id.length > MAX_ARENA_BYTES)
-        throw new RangeError('user id arena is full (4 GiB): partition the leaderboard');
-      this.#bytes = grown(this.#bytes, this.#used + id.length);
-      for (let i = 0; i < id.length; i++) {
-        const code = id.charCodeAt(i);
-        // A byte each: a wider character would be kept cut, then never found (and interned again).
-        if (code > 0xff) throw new RangeError(`user id character U+${code.toString(16)} is not one byte`);
-        this.#bytes[this.#used + i] = code;
-      }
-      this.#keys[k] = this.#used;
+      this.#keys[k] = this.#arena.append(id);
       this.#keys[k + 1] = id.length;
-      this.#used += id.length;
       this.#others++;
     }
     this.#count++;
@@ -230,7 +225,7 @@ export class UserIdTable {
     const keys = this.#keys;
     const k = 3 * slot;
     if (this.#isHexSlot(slot)) return hashWords(keys[k]!, keys[k + 1]!, keys[k + 2]!);
-    return hashBytes(this.#bytes, keys[k]!, keys[k]! + keys[k + 1]!);
+    return this.#arena.hash(keys[k]!, keys[k + 1]!);
   }
 
   /**

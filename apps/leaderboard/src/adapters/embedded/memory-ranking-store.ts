@@ -55,6 +55,9 @@ export class MemoryRankingStore implements RankingStore {
     return standing;
   };
 
+  readonly admits = (period: Period, userId: string): boolean =>
+    this.#rankings.get(period)?.admits(userId) ?? true;
+
   applyBatch(wins: readonly Win[]): Promise<void> {
     for (const win of wins) this.ranking(win.period).apply(win.seq, win.userId, win.points);
     return Promise.resolve();

@@ -1,0 +1,82 @@
+import { hashBytes } from './id-keys.ts';
+import { grown, resized } from './typed-arrays.ts';
+
+/** The arena's size: offsets are 32-bit words of the id table's slots. */
+export const MAX_ARENA_BYTES = 0xffff_ffff;
+/**
+ * Room `admits` keeps free for new ids already admitted but not yet interned (their wins are
+ * being logged): 1 MiB is 16,384 ids of 64 characters in flight at once.
+ */
+export const ADMIT_HEADROOM = 1 << 20;
+
+/** The arena's limits: a test injects small ones instead of filling 4 GiB. */
+export interface ArenaLimits {
+  readonly bytes: number;
+  readonly headroom: number;
+}
+
+/**
+ * The bytes of the ids the id table does not pack as hex, one after another in one array; the
+ * table's slot keeps an id's offset and length. One byte a character (ids are [A-Za-z0-9_-] at
+ * the edge; a wider character is refused, never kept cut).
+ */
+export class IdArena {
+  #bytes = new Uint8Array(1024);
+  #used = 0;
+  readonly #limits: ArenaLimits;
+
+  constructor(limits: ArenaLimits = { bytes: MAX_ARENA_BYTES, headroom: ADMIT_HEADROOM }) {
+    this.#limits = limits;
+  }
+
+  get byteLength(): number {
+    return this.#bytes.byteLength;
+  }
+
+  /**
+   * Whether a new id of `length` bytes is let in: it fits with the headroom left for those let in
+   * before it and not stored yet, so a win is refused before it is logged, never after.
+   */
+  admits(length: number): boolean {
+    return this.#used + length <= this.#limits.bytes - this.#limits.headroom;
+  }
+
+  /** Appends `id`'s bytes; returns their offset. */
+  append(id: string): number {
+    const start = this.#used;
+    if (start + id.length > this.#limits.bytes)
+      throw new RangeError(`user id arena is full (${this.#limits.bytes} bytes): partition the leaderboard`);
+    this.#bytes = grown(this.#bytes, start + id.length);
+    for (let i = 0; i < id.length; i++) {
+      const code = id.charCodeAt(i);
+      // A byte each: a wider character would be kept cut, then never found (and interned again).
+      if (code > 0xff) throw new RangeError(`user id character U+${code.toString(16)} is not one byte`);
+      this.#bytes[start + i] = code;
+    }
+    this.#used += id.length;
+    return start;
+  }
+
+  /** Whether the `length` bytes at `start` are `id`'s. */
+  equals(start: number, length: number, id: string): boolean {
+    if (length !== id.length) return false;
+    for (let i = 0; i < length; i++) if (this.#bytes[start + i] !== id.charCodeAt(i)) return false;
+    return true;
+  }
+
+  hash(start: number, length: number): number {
+    return hashBytes(this.#bytes, start, start + length);
+  }
+
+  text(start: number, length: number): string {
+    // A view read as latin1, not String.fromCharCode(...bytes): spreading the bytes as arguments
+    // cost a microsecond an id, which a checkpoint pays for every player it saves.
+    const bytes = this.#bytes;
+    return Buffer.from(bytes.buffer, bytes.byteOffset + start, length).toString('latin1');
+  }
+
+  /** Cuts the array to what is used. */
+  trim(): void {
+    this.#bytes = resized(this.#bytes, Math.max(this.#used, 1));
+  }
+}

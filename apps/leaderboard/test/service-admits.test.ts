@@ -1,0 +1,49 @@
+import t from 'tap';
+import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
+import { Ranking } from '../src/core/ranking.ts';
+import type { ArchiveStore, ProfileStore } from '../src/ports.ts';
+import { RankingGate } from '../src/ranking-gate.ts';
+import { LeaderboardService } from '../src/service.ts';
+import { ListWinLog } from './helpers/list-win-log.ts';
+
+const PERIOD = '2026-11';
+
+/** An embedded store whose month has an id arena of 32 bytes (16 kept as headroom), not 4 GiB. */
+class SmallArenaStore extends MemoryRankingStore {
+  constructor() {
+    super('shared');
+    this.adopt(PERIOD, new Ranking('shared', { idArena: { bytes: 32, headroom: 16 } }));
+  }
+}
+
+t.test('a new player past the id arena is refused with a code before the win is logged', async (t) => {
+  const winLog = new ListWinLog(PERIOD);
+  const service = new LeaderboardService({
+    ports: {
+      winLog,
+      // Through the gate, as the service is wired (descriptor.ts).
+      rankings: new RankingGate().guard(new SmallArenaStore()),
+      archive: { isArchived: () => Promise.resolve(false) } as unknown as ArchiveStore,
+      profiles: {} as ProfileStore,
+    },
+    now: () => Date.UTC(2026, 10, 15),
+    periodOf: () => PERIOD,
+    cacheTopList: false,
+  });
+  const code = (input: { userId: string; points: number }): Promise<string> =>
+    service.recordWin(input).then(
+      () => 'recorded',
+      (error: unknown) => (error as { code: string }).code,
+    );
+  t.equal(await code({ userId: 'player_1', points: 1 }), 'recorded');
+  t.equal(await code({ userId: 'player_2', points: 1 }), 'recorded', '16 bytes used: the limit');
+  t.equal(await code({ userId: 'player_3', points: 1 }), 'LB_PLAYER_LIMIT');
+  t.equal(winLog.wins.length, 2, 'the refused win is not logged');
+  t.equal(await code({ userId: 'player_1', points: 2 }), 'recorded', 'a known player still scores');
+  t.equal(
+    await code({ userId: '0123456789abcdef01234567', points: 1 }),
+    'recorded',
+    'a hex id takes no bytes',
+  );
+  t.equal(winLog.wins.length, 4);
+});
