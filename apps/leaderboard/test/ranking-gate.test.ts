@@ -63,3 +63,18 @@ t.test('a store without instant answers is guarded without them', async (t) => {
   t.equal(guarded.standingNow, undefined);
   t.equal(guarded.applyWinNow, undefined);
 });
+
+t.test('refusal: the coded 503 while a period is closed, none while it is open', (t) => {
+  const gate = new RankingGate();
+  t.equal(gate.refusal('2026-11'), undefined);
+  gate.close('2026-11');
+  t.match(gate.refusal('2026-11'), {
+    code: 'LB_STORE_UNAVAILABLE',
+    status: 503,
+    headers: { 'Retry-After': '1' },
+  });
+  t.equal(gate.refusal('2026-10'), undefined, 'another period takes wins');
+  gate.open('2026-11');
+  t.equal(gate.refusal('2026-11'), undefined);
+  t.end();
+});
