@@ -98,9 +98,16 @@ export class LeaderboardService {
     };
     if (trace !== NO_TRACE) return this.#recordTraced(newWin, input, trace);
     // Untraced (nearly every update): one reaction to the append and, with an embedded ranking,
-    // no further promise: fewer objects per update live across the log's sync.
-    return this.#ports.winLog.append(newWin).then((appended) => this.#apply(appended, input));
+    // no further promise: fewer objects per update live across the log's sync. Without a match id
+    // no append is a duplicate, and the reaction is made once, not per update.
+    const appended = this.#ports.winLog.append(newWin);
+    if (input.matchId === undefined) return appended.then(this.#applyFresh);
+    return appended.then((result) => this.#apply(result, input));
   }
+
+  /** #apply for a win without a match id (never a duplicate: nothing to compare). */
+  readonly #applyFresh = (appended: AppendResult): RecordedWin | Promise<RecordedWin> =>
+    this.#apply(appended, appended.win);
 
   async #recordTraced(newWin: NewWin, input: MatchInput, trace: TraceScope): Promise<RecordedWin> {
     // Each step its own span: the append (a message to the log) and the ranking update.
