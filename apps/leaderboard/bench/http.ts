@@ -3,12 +3,15 @@
  * one core (taskset -c 0), the load generator on the other core (taskset -c 1), and bare node:http
  * (@tessera/testkit's baseline-server.ts) on the same core as the yardstick, measured in every round.
  *
- * Throughput (saturation, closed loop, wrk): BENCH_RUNS rounds (default 3) of score updates
- * (POST /v1/scores, random players), rank reads (GET /v1/scores/{user_id}, random players) and
- * top-10 reads, then the baseline twice (GET, and the updates' own POSTs, whose bodies bare node:http
- * parses and drains), each for BENCH_SECONDS (default 5), after seeding BENCH_PLAYERS
- * players; the medians are reported, with the server's CPU time per request (from /proc), which
- * moves less than requests/s when other work shares the machine.
+ * Throughput (saturation, closed loop, wrk): BENCH_RUNS rounds (default 3) of the baseline (bare
+ * node:http's GET) and BENCH_KINDS (default `updates,reads,top`: score updates, POST /v1/scores,
+ * random players; rank reads, GET /v1/scores/{user_id}; top-10 reads), the baseline first in odd
+ * rounds and last in even ones, then bare node:http's share of the updates' own POSTs (parsed and
+ * drained), each for BENCH_SECONDS (default 5), after seeding BENCH_PLAYERS players. Each kind's
+ * share of bare node:http is taken round by round and reported as the median with its spread
+ * (http-shares.ts), by requests/s and by the server's CPU time a request (from /proc, steadier
+ * when other work shares the machine). `BENCH_KINDS=updates BENCH_RUNS=7 BENCH_RATES=` measures
+ * issue 8's share alone: bare and updates alternated seven times.
  * Latency at fixed offered loads (open loop, vegeta): BENCH_RATES (default 1000,2000 requests/s)
  * for BENCH_RATE_SECONDS (default 5) each, every kind of request and the baseline.
  * The durable log fsyncs every group commit (DATA_FSYNC=true, the default). wrk and vegeta, not a
@@ -28,7 +31,6 @@ import {
   hasTaskset,
   loadAverage,
   medianOf,
-  medianRatio,
   runWrk,
   startPinned,
   type BenchServer,
@@ -37,9 +39,16 @@ import {
 import { fixedRate, vegetaTargets, type Fixed } from './fixed-rate.ts';
 import { machine, printTable, saveResults } from './report.ts';
 import { seededRandom } from '@tessera/testkit';
+import { sharesOf, sharesText } from './http-shares.ts';
+
+type Kind = 'updates' | 'reads' | 'top';
+function isKind(name: string): name is Kind {
+  return name === 'updates' || name === 'reads' || name === 'top';
+}
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const KINDS = (process.env.BENCH_KINDS ?? 'updates,reads,top').split(',').filter(isKind);
 const RATES = (process.env.BENCH_RATES ?? '1000,2000').split(',').filter(Boolean).map(Number);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 5);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);
@@ -125,7 +134,7 @@ try {
   console.log(
     `setup: server on core 0${hasTaskset() ? ' (taskset)' : ' (not pinned: taskset missing)'}, load generator on core 1, ` +
       `wrk ${CONNECTIONS} connections, ${RUNS} × ${SECONDS} s per figure, ${PLAYERS.toLocaleString('en-US')} players, ` +
-      `fsync ${FSYNC}, HTTP_FAST_FRONT ${process.env.HTTP_FAST_FRONT ?? 'true'}; load average before: ${loadAverage()}`,
+      `kinds ${KINDS.join(',')}, fsync ${FSYNC}, HTTP_FAST_FRONT ${process.env.HTTP_FAST_FRONT ?? 'true'}; load average before: ${loadAverage()}`,
   );
   const token = await mintToken({ secret: SECRET, sub: 'bench', scopes: ['scores:write', 'scores:read'] });
   const scripts = mkdtempSync(join(tmpdir(), 'tessera-wrk-'));
@@ -134,40 +143,42 @@ try {
     seeded += load(scripts, server, token, 'seeding', POST_EACH_PLAYER, 3, seeded).requests;
   }
   load(scripts, bare, token, 'warm-up: bare node:http', GET_TOP, 2);
-  const runs: Record<'updates' | 'reads' | 'top' | 'baseline' | 'baselinePost', Figures[]> = {
+  const runs: Record<Kind | 'baseline' | 'baselinePost', Figures[]> = {
     updates: [],
     reads: [],
     top: [],
     baseline: [],
     baselinePost: [],
   };
+  const requests: Record<Kind, string> = { updates: POST_RANDOM, reads: GET_RANK, top: GET_TOP };
+  const titles: Record<Kind, string> = {
+    updates: 'score updates (POST /v1/scores)',
+    reads: 'rank reads (GET /v1/scores/{id})',
+    top: 'top-10 reads (GET /v1/scores)',
+  };
+  const bareGet = () =>
+    runs.baseline.push(load(scripts, bare, token, 'baseline: bare node:http', GET_TOP, SECONDS));
   const loads: string[] = [];
   for (let run = 1; run <= RUNS; run++) {
     console.log(`round ${run} of ${RUNS}`);
     loads.push(loadAverage());
-    runs.updates.push(load(scripts, server, token, 'score updates', POST_RANDOM, SECONDS));
-    runs.reads.push(load(scripts, server, token, 'rank reads', GET_RANK, SECONDS));
-    runs.top.push(load(scripts, server, token, 'top-10 reads', GET_TOP, SECONDS));
-    runs.baseline.push(load(scripts, bare, token, 'baseline: bare node:http', GET_TOP, SECONDS));
+    // Bare first in odd rounds, last in even ones: a drift over a round favours neither side.
+    if (run % 2 === 1) bareGet();
+    for (const kind of KINDS)
+      runs[kind].push(load(scripts, server, token, titles[kind], requests[kind], SECONDS));
+    if (run % 2 === 0) bareGet();
     // The same POSTs as the updates, which bare node:http parses and drains before its constant answer.
-    runs.baselinePost.push(
-      load(scripts, bare, token, 'baseline: bare node:http, the updates', POST_RANDOM, SECONDS),
-    );
+    if (KINDS.includes('updates'))
+      runs.baselinePost.push(
+        load(scripts, bare, token, 'baseline: bare node:http, the updates', POST_RANDOM, SECONDS),
+      );
   }
   loads.push(loadAverage());
-  const updates = medianOf(runs.updates);
-  const reads = medianOf(runs.reads);
-  const top = medianOf(runs.top);
-  const baseline = medianOf(runs.baseline);
-  const baselinePost = medianOf(runs.baselinePost);
-  // The ratio of each round, then their median: a round's figures share the machine's state.
-  const ratio = (kind: 'updates' | 'reads' | 'top') => medianRatio(runs[kind], runs.baseline);
-  const ratios = {
-    updates: ratio('updates'),
-    reads: ratio('reads'),
-    top: ratio('top'),
-    updatesToBarePost: medianRatio(runs.updates, runs.baselinePost),
-  };
+  const medians = Object.fromEntries(
+    Object.entries(runs).map(([kind, figures]) => [kind, figures.length > 0 ? medianOf(figures) : undefined]),
+  );
+  const shares = Object.fromEntries(KINDS.map((kind) => [kind, sharesOf(runs[kind], runs.baseline)]));
+  const postShares = KINDS.includes('updates') ? sharesOf(runs.updates, runs.baselinePost) : undefined;
 
   const fixed: Record<string, Fixed[]> = { updates: [], reads: [], top: [], baseline: [] };
   if (RATES.length > 0) console.log(`fixed offered loads (vegeta, open loop, ${RATE_SECONDS} s each)`);
@@ -227,18 +238,20 @@ try {
   }
   rmSync(scripts, { recursive: true, force: true });
 
-  const row = figuresRow;
-  const share = (kind: 'updates' | 'reads' | 'top') => `${ratios[kind].toFixed(2)} of bare node:http`;
-  printTable(`results: medians of ${RUNS} rounds (load average ${loads.join(' → ')})`, [
-    ['score updates (POST /v1/scores)', `${row(updates)}  (${share('updates')})`],
-    ['rank reads (GET /v1/scores/{id})', `${row(reads)}  (${share('reads')})`],
-    ['top-10 reads (GET /v1/scores)', `${row(top)}  (${share('top')})`],
-    ['baseline: bare node:http, constant body', row(baseline)],
-    [
-      'baseline: bare node:http, the same POSTs',
-      `${row(baselinePost)}  (updates: ${ratios.updatesToBarePost.toFixed(2)} of it)`,
-    ],
+  const rows: Array<[string, string]> = KINDS.map((kind) => [
+    titles[kind],
+    `${figuresRow(medians[kind]!)}  (${sharesText(shares[kind]!)})`,
   ]);
+  rows.push(['baseline: bare node:http, constant body', figuresRow(medians.baseline!)]);
+  if (postShares !== undefined)
+    rows.push([
+      'baseline: bare node:http, the same POSTs',
+      `${figuresRow(medians.baselinePost!)}  (updates: ${sharesText(postShares, 'it')})`,
+    ]);
+  printTable(
+    `results: medians of ${RUNS} rounds, shares as median (spread) of the rounds' (load average ${loads.join(' → ')})`,
+    rows,
+  );
   if (RATES.length > 0) {
     const names = {
       updates: 'score updates',
@@ -261,9 +274,10 @@ try {
     connections: CONNECTIONS,
     players: PLAYERS,
     fsync: FSYNC,
+    kinds: KINDS,
     loadAverage: loads,
-    ratios,
-    medians: { updates, reads, top, baseline, baselinePost },
+    shares: { ...shares, updatesToBarePost: postShares },
+    medians,
     rounds: runs,
     fixedRates: fixed,
   });

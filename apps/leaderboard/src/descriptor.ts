@@ -38,6 +38,7 @@ async function openLeaderboard(
     now: context.now,
     periodOf,
     cacheTopList: !ports.shared,
+    refusal: (period) => rankingGate.refusal(period),
     onDegraded: (store, error) =>
       logger.warn({ err: error, store }, `${store} unavailable: answering without it`),
   });

@@ -2,8 +2,10 @@
  * The ranking as the use cases see it while a period is being rebuilt: a live ranking found lost
  * (Redis came back empty) must not answer ranks, or take wins, from half of its wins. While a
  * period is closed its reads and applies are the coded 503 LB_STORE_UNAVAILABLE with
- * Retry-After (a client retries; a win already in the log is applied by the rebuild, and its
- * retry with the same match_id counts once). The rebuild itself writes to the store underneath.
+ * Retry-After, and the service asks `refusal` before it appends a win, so a refused update leaves
+ * nothing in the log (a client retries). A win appended just before the period closed is applied
+ * by the rebuild, and its retry with the same match_id counts once. The rebuild itself writes to
+ * the store underneath.
  */
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
@@ -24,6 +26,11 @@ export class RankingGate {
 
   isClosed(period: Period): boolean {
     return this.#closed.has(period);
+  }
+
+  /** The coded 503 for a win of `period` while it is closed, else undefined. */
+  refusal(period: Period): Error | undefined {
+    return this.#closed.has(period) ? this.#unavailable(period) : undefined;
   }
 
   /** `store` with the closed periods' reads and applies refused. */

@@ -38,6 +38,11 @@ export interface LeaderboardServiceOptions {
   readonly cacheTopList: boolean;
   /** Told when a store fails and the answer falls back (a top list shows user ids for names). */
   readonly onDegraded?: (store: string, error: unknown) => void;
+  /**
+   * Why `period` takes no win now (its ranking is being rebuilt: RankingGate's refusal), asked
+   * before a win is appended; undefined when it does.
+   */
+  readonly refusal?: (period: Period) => Error | undefined;
 }
 
 /**
@@ -50,6 +55,7 @@ export class LeaderboardService {
   readonly #periodOf: (epochMs: number) => Period;
   readonly #topLists: TopListCache<Entry> | undefined;
   readonly #onDegraded: LeaderboardServiceOptions['onDegraded'];
+  readonly #refusal: LeaderboardServiceOptions['refusal'];
 
   constructor(options: LeaderboardServiceOptions) {
     this.#ports = options.ports;
@@ -57,6 +63,7 @@ export class LeaderboardService {
     this.#periodOf = options.periodOf;
     this.#topLists = options.cacheTopList ? new TopListCache<Entry>() : undefined;
     this.#onDegraded = options.onDegraded;
+    this.#refusal = options.refusal;
   }
 
   currentPeriod(): Period {
@@ -68,6 +75,7 @@ export class LeaderboardService {
    * to the ranking, answer. A crash between the steps loses nothing, because the ranking is
    * rebuilt from the log. A retried match (same match id) appends nothing but is applied again —
    * harmless, as applying is idempotent — so a retry after such a crash still shows the win.
+   * A period being rebuilt refuses the win before the append: a refused update records nothing.
    */
   recordWin(
     input: {
@@ -78,8 +86,11 @@ export class LeaderboardService {
     trace: TraceScope = NO_TRACE,
   ): Promise<RecordedWin> {
     const at = this.#now();
+    const period = this.#periodOf(at);
+    const refused = this.#refusal?.(period);
+    if (refused !== undefined) return Promise.reject(refused);
     const newWin = {
-      period: this.#periodOf(at),
+      period,
       userId: input.userId,
       points: input.points,
       matchId: input.matchId,
@@ -91,9 +102,16 @@ export class LeaderboardService {
       );
     if (trace !== NO_TRACE) return this.#recordTraced(newWin, input, trace);
     // Untraced (nearly every update): one reaction to the append and, with an embedded ranking,
-    // no further promise: fewer objects per update live across the log's sync.
-    return this.#ports.winLog.append(newWin).then((appended) => this.#apply(appended, input));
+    // no further promise: fewer objects per update live across the log's sync. Without a match id
+    // no append is a duplicate, and the reaction is made once, not per update.
+    const appended = this.#ports.winLog.append(newWin);
+    if (input.matchId === undefined) return appended.then(this.#applyFresh);
+    return appended.then((result) => this.#apply(result, input));
   }
+
+  /** #apply for a win without a match id (never a duplicate: nothing to compare). */
+  readonly #applyFresh = (appended: AppendResult): RecordedWin | Promise<RecordedWin> =>
+    this.#apply(appended, appended.win);
 
   async #recordTraced(newWin: NewWin, input: MatchInput, trace: TraceScope): Promise<RecordedWin> {
     // Each step its own span: the append (a message to the log) and the ranking update.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { TOP_LIST_SIZE, type Standing } from '../core/standing.ts';
-import type { Entry, LeaderboardService } from '../service.ts';
+import type { Entry, LeaderboardService, RecordedWin } from '../service.ts';
 import { MAX_PLAIN_SCORE_BYTES, plainScore } from './plain-score.ts';
 import { entry, userInfoJson } from './replies.ts';
 import { userIdSchema } from './schemas.ts';
@@ -59,12 +59,14 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
     write(body) {
       const score = plainScore(body, maxPoints);
       if (score === undefined) return undefined;
-      return service.recordWin(score).then((recorded) => ({
-        body: userInfoJson(recorded.standing),
-        headers: recorded.replayed ? REPLAYED : undefined,
-      }));
+      return service.recordWin(score).then(replyOf);
     },
   });
+}
+
+/** A module's function, not an arrow in `write`: no closure made per update. */
+function replyOf(recorded: RecordedWin): { body: string; headers: typeof REPLAYED | undefined } {
+  return { body: userInfoJson(recorded.standing), headers: recorded.replayed ? REPLAYED : undefined };
 }
 
 function standingBody(standing: Standing | undefined): string | undefined {

@@ -1,28 +1,53 @@
 /**
  * The bytes of a fast answer's head as node:http writes them for the same answer (status line,
  * the route's headers, content-type and -length, Date, Connection, Keep-Alive): a test compares
- * them with node:http's own (fast-front.test.ts).
+ * them with node:http's own (fast-front.test.ts), and AnswerText's head with answerHead's.
  */
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
-import type { PlainAnswer } from './fast-route-types.ts';
-import { OWN_HEADERS } from './fast-outcomes.ts';
+import type { FrontAnswer, PlainAnswer } from './fast-route-types.ts';
+import { JSON_TYPE, OWN_HEADERS } from './fast-outcomes.ts';
 
 const ASCII_VALUE = /^[\t\x20-\x7e]*$/;
 
-/** Node's `Date` header: the same text for a whole second. */
-export class DateHeader {
-  #text = '';
+/**
+ * The text of the front's answers for one server: node:http's head for each (see answerHead),
+ * and the answer after it. The head of a plain 200 with a JSON body and no headers of its own (a
+ * rank read, a score update) is a constant, its length, and a tail that changes once a second
+ * (the Date): built once, not piece by piece for every answer.
+ */
+export class AnswerText {
+  readonly #keepAliveSeconds: number;
+  /** node:http's `Date` header: the same text for a whole second. */
+  #date = '';
+  /** The head after content-length: CRLF, Date, Connection, Keep-Alive and the blank line. */
+  #tail = '';
   #until = 0;
 
-  get text(): string {
+  constructor(keepAliveSeconds: number) {
+    this.#keepAliveSeconds = keepAliveSeconds;
+  }
+
+  /** The answer's bytes as text, or undefined for a route's bug (see answerHead). */
+  of(answer: FrontAnswer): string | undefined {
+    this.#tick();
+    if (typeof answer === 'string') return OK_JSON + Buffer.byteLength(answer) + this.#tail + answer;
+    if (answer.status === 200 && answer.headers === undefined && answer.type === JSON_TYPE)
+      return OK_JSON + Buffer.byteLength(answer.body) + this.#tail + answer.body;
+    const head = answerHead(answer, this.#date, this.#keepAliveSeconds);
+    return head === undefined ? undefined : head + answer.body;
+  }
+
+  #tick(): void {
     const now = Date.now();
-    if (now >= this.#until) {
-      this.#text = new Date(now).toUTCString();
-      this.#until = now - (now % 1000) + 1000;
-    }
-    return this.#text;
+    if (now < this.#until) return;
+    this.#date = new Date(now).toUTCString();
+    this.#tail = `\r\nDate: ${this.#date}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${this.#keepAliveSeconds}\r\n\r\n`;
+    this.#until = now - (now % 1000) + 1000;
   }
 }
+
+/** A plain 200 with a JSON body up to its length (see AnswerText). */
+const OK_JSON = `HTTP/1.1 200 ${STATUS_CODES[200]}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: `;
 
 /**
  * The head for `answer`, or undefined when one of its headers is one node:http would refuse (a

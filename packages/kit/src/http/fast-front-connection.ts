@@ -3,10 +3,10 @@
  * time on the socket, until the first that is not the front's hands the connection to node:http.
  */
 import type { Socket } from 'node:net';
-import { answerHead, type DateHeader } from './fast-front-answer.ts';
-import { readFrontHead } from './fast-front-head.ts';
-import type { PlainAnswer } from './fast-route-types.ts';
-import { MAX_REMEMBERED_LENGTH } from './fast-route-table.ts';
+import type { AnswerText } from './fast-front-answer.ts';
+import { readFrontHead, type HeadTexts } from './fast-front-head.ts';
+import { RememberedText } from './fast-front-texts.ts';
+import type { FrontAnswer } from './fast-route-types.ts';
 import type { FastRoutes } from './fast-routes.ts';
 
 export interface FrontOptions {
@@ -39,9 +39,8 @@ export class FrontConnection {
   readonly #socket: Socket;
   readonly #fast: FastRoutes;
   readonly #options: Timing;
-  readonly #date: DateHeader;
+  readonly #answerText: AnswerText;
   readonly #hooks: FrontHooks;
-  readonly #keepAliveSeconds: number;
   /** Bytes read and not yet answered: the request being answered first, then what came after. */
   #pending: Buffer | undefined;
   /**
@@ -54,25 +53,11 @@ export class FrontConnection {
   #gone = false;
   /** The socket's timeout is the keep-alive one (after the first answer), not the header deadline. */
   #idle = false;
-  /** This connection's last Authorization value, bytes and text (see #authorizationText). */
-  #authorization: { readonly bytes: Buffer; readonly text: string } | undefined;
-  /**
-   * A client sends the same Authorization with every request: while it does, each request gets
-   * the same string, so the token caches keyed by it hash and compare it once, not every time.
-   */
-  readonly #authorizationText = (bytes: Buffer, start: number, end: number): string => {
-    const last = this.#authorization;
-    if (
-      last?.bytes.length === end - start &&
-      bytes.compare(last.bytes, 0, last.bytes.length, start, end) === 0
-    )
-      return last.text;
-    if (end - start > MAX_REMEMBERED_LENGTH) return bytes.toString('latin1', start, end);
-    this.#authorization = {
-      bytes: Buffer.from(bytes.subarray(start, end)),
-      text: bytes.toString('latin1', start, end),
-    };
-    return this.#authorization.text;
+  /** A client sends the same target, token and content type again and again: one string each. */
+  readonly #texts: HeadTexts = {
+    url: new RememberedText().read,
+    authorization: new RememberedText().read,
+    contentType: new RememberedText().read,
   };
   readonly #onData = (chunk: Buffer): void => {
     this.#pending = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
@@ -89,7 +74,7 @@ export class FrontConnection {
    */
   #dueEnd = 0;
   #dueIsRead = false;
-  readonly #onAnswer = (later: PlainAnswer | undefined): void => this.#answered(later, this.#dueEnd);
+  readonly #onAnswer = (later: FrontAnswer | undefined): void => this.#answered(later, this.#dueEnd);
   // answerPlain's promises settle with an answer or undefined: this is a bug in a route. A read
   // may go to node:http; a write may have been done, so it must not be offered again.
   readonly #onAnswerFailed = (): void =>
@@ -104,13 +89,12 @@ export class FrontConnection {
     this.#hooks.closed();
   };
 
-  constructor(socket: Socket, fast: FastRoutes, options: Timing, date: DateHeader, hooks: FrontHooks) {
+  constructor(socket: Socket, fast: FastRoutes, options: Timing, answerText: AnswerText, hooks: FrontHooks) {
     this.#socket = socket;
     this.#fast = fast;
     this.#options = options;
-    this.#date = date;
+    this.#answerText = answerText;
     this.#hooks = hooks;
-    this.#keepAliveSeconds = Math.floor(options.keepAliveTimeoutMs / 1000);
     socket.setNoDelay(true);
     socket.setTimeout(options.headersTimeoutMs);
     socket.on('timeout', this.#onTimeout);
@@ -140,12 +124,12 @@ export class FrontConnection {
       const headEnd = pending.indexOf(HEAD_END);
       // Not whole (or too long to be ours): node:http's deadlines and limits take it from here.
       if (headEnd < 0 || headEnd > MAX_HEAD_BYTES) return this.#handOver();
-      const head = readFrontHead(pending, headEnd, this.#options.maxUrlLength, this.#authorizationText);
+      const head = readFrontHead(pending, headEnd, this.#options.maxUrlLength, this.#texts);
       if (head === undefined) return this.#handOver();
       const end = headEnd + HEAD_END.length + (head.contentLength ?? 0);
       if (pending.length < end) return this.#handOver();
       const body = head.method === 'POST' ? pending.subarray(headEnd + HEAD_END.length, end) : undefined;
-      const answer = this.#fast.answerPlain({ ...head, body });
+      const answer = this.#fast.answerPlain(head, body);
       if (answer === undefined) return this.#handOver();
       if (!(answer instanceof Promise)) {
         if (this.#write(answer, end)) continue;
@@ -159,7 +143,7 @@ export class FrontConnection {
     }
   }
 
-  #answered(answer: PlainAnswer | undefined, end: number): void {
+  #answered(answer: FrontAnswer | undefined, end: number): void {
     if (this.#gone) return;
     if (answer === undefined) return this.#handOver();
     try {
@@ -187,17 +171,17 @@ export class FrontConnection {
    * Writes the answer to the request that ends at `end` of the pending bytes, and drops it; false
    * (and busy until 'drain') when the socket's buffer is full.
    */
-  #write(answer: PlainAnswer, end: number): boolean {
+  #write(answer: FrontAnswer, end: number): boolean {
     const pending = this.#pending!;
     this.#pending = end < pending.length ? pending.subarray(end) : undefined;
-    const head = answerHead(answer, this.#date.text, this.#keepAliveSeconds);
-    if (head === undefined) {
+    const text = this.#answerText.of(answer);
+    if (text === undefined) {
       // A route's bug, which node:http would throw on: nothing of it is sent.
       this.destroy();
       this.#gone = true;
       return false;
     }
-    const flushed = this.#socket.write(head + answer.body);
+    const flushed = this.#socket.write(text);
     if (!this.#idle) {
       this.#idle = true;
       this.#socket.setTimeout(this.#options.idleTimeoutMs);

@@ -60,18 +60,26 @@ export type ValueText = (bytes: Buffer, start: number, end: number) => string;
 
 const latin1: ValueText = (bytes, start, end) => bytes.toString('latin1', start, end);
 
+/** How the three values kept become text (a connection may give back its previous request's strings). */
+export interface HeadTexts {
+  readonly url: ValueText;
+  readonly authorization: ValueText;
+  readonly contentType: ValueText;
+}
+
+const LATIN1_TEXTS: HeadTexts = { url: latin1, authorization: latin1, contentType: latin1 };
+
 /**
  * Reads the head in `bytes` up to `end`, where the `\r\n\r\n` after the last header line begins (the
  * byte at `end`, that CR, is read too: a bare CR just before it must not pass as a line end).
  * `maxUrlLength` as the edge's 414: a longer target is node:http's to refuse. So is a head of more
- * than MAX_HEADER_LINES header lines. `authorizationText` gives the
- * Authorization value's text (a connection may give back the string of its previous request).
+ * than MAX_HEADER_LINES header lines. `texts` gives the values' text.
  */
 export function readFrontHead(
   bytes: Buffer,
   end: number,
   maxUrlLength: number,
-  authorizationText: ValueText = latin1,
+  texts: HeadTexts = LATIN1_TEXTS,
 ): FrontHead | undefined {
   let at: number;
   let method: 'GET' | 'POST';
@@ -123,11 +131,11 @@ export function readFrontHead(
         break;
       case Name.Authorization:
         if (authorization !== undefined) return undefined;
-        authorization = authorizationText(bytes, valueStart, valueEnd);
+        authorization = texts.authorization(bytes, valueStart, valueEnd);
         break;
       case Name.ContentType:
         if (contentType !== undefined) return undefined;
-        contentType = bytes.toString('latin1', valueStart, valueEnd);
+        contentType = texts.contentType(bytes, valueStart, valueEnd);
         break;
       case Name.ContentLength:
         if (contentLength !== undefined) return undefined;
@@ -145,7 +153,7 @@ export function readFrontHead(
   if (method === 'POST' ? contentLength === undefined : contentLength !== undefined) return undefined;
   return {
     method,
-    url: bytes.toString('latin1', urlStart, urlEnd),
+    url: texts.url(bytes, urlStart, urlEnd),
     authorization,
     contentType,
     contentLength,

@@ -27,7 +27,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { DateHeader } from './fast-front-answer.ts';
+import { AnswerText } from './fast-front-answer.ts';
 import { FrontConnection, type FrontOptions, type Timing } from './fast-front-connection.ts';
 import type { FastRoutes } from './fast-routes.ts';
 
@@ -44,14 +44,14 @@ export function installFastFront(server: Server, fast: FastRoutes, options: Fron
     for (const listener of nodeListeners) listener.call(server, socket);
   };
   const open = new Set<FrontConnection>();
-  const date = new DateHeader();
+  const answerText = new AnswerText(Math.floor(options.keepAliveTimeoutMs / 1000));
   // Node closes an idle connection this long after the advertised timeout (1 s in Node 24).
   const grace = (server as Server & { keepAliveTimeoutBuffer?: number }).keepAliveTimeoutBuffer ?? 1000;
   const timing: Timing = { ...options, idleTimeoutMs: options.keepAliveTimeoutMs + grace };
   let closing = false;
   server.on('connection', (socket: Socket) => {
     if (closing) return handOver(socket);
-    const connection = new FrontConnection(socket, fast, timing, date, {
+    const connection = new FrontConnection(socket, fast, timing, answerText, {
       handOver: (s) => {
         open.delete(connection);
         handOver(s);

@@ -56,9 +56,9 @@ export interface FastWrite {
 }
 
 /**
- * A request the plain-HTTP front read off a connection itself (fast-front.ts), without node:http's
- * objects: its one Authorization header (the front hands repeats to node:http), its content type
- * and length as sent, and for a POST the whole body.
+ * A request head the plain-HTTP front read off a connection itself (fast-front.ts), without
+ * node:http's objects: its one Authorization header (the front hands repeats to node:http), its
+ * content type and length as sent. A POST's whole body comes beside it.
  */
 export interface PlainRequest {
   readonly method: 'GET' | 'POST';
@@ -66,7 +66,6 @@ export interface PlainRequest {
   readonly authorization: string | undefined;
   readonly contentType: string | undefined;
   readonly contentLength: number | undefined;
-  readonly body: Buffer | undefined;
 }
 
 /** An answer for the front to write: the status, its JSON (or problem) body and extra headers. */
@@ -76,5 +75,11 @@ export interface PlainAnswer {
   readonly body: string;
   readonly headers: Readonly<Record<string, string>> | undefined;
 }
+
+/**
+ * What the front writes: a string is the body of a plain 200 with a JSON body and no headers of
+ * its own (a rank read, a score update: no object made for it), else the answer as it is.
+ */
+export type FrontAnswer = string | PlainAnswer;
 
 export type ObserveRequest = (method: string, route: string, statusCode: number, seconds: number) => void;

@@ -35,7 +35,7 @@ import type {
   FastAnswer,
   FastWrite,
   ObserveRequest,
-  PlainAnswer,
+  FrontAnswer,
   PlainRequest,
   PublicFastAnswer,
 } from './fast-route-types.ts';
@@ -86,25 +86,30 @@ export class FastRoutes {
    * The front's way in (fast-front.ts): the answer to a request it read whole, now or later, or
    * undefined when the full route must answer it (the front then hands the connection, this
    * request first, to node:http). A later undefined means the same. The rules are those of
-   * node:http's side (fast-node-answers.ts), applied to what the front read.
+   * node:http's side (fast-node-answers.ts), applied to what the front read. `body`: a POST's
+   * whole body (given apart from the head: no object made per request to join them).
    */
-  answerPlain(request: PlainRequest): PlainAnswer | Promise<PlainAnswer | undefined> | undefined {
+  answerPlain(
+    request: PlainRequest,
+    body: Buffer | undefined,
+  ): FrontAnswer | Promise<FrontAnswer | undefined> | undefined {
     const started = performance.now();
-    if (request.method === 'POST') return this.#plainPost(request, started);
+    if (request.method === 'POST') return this.#plainPost(request, body, started);
     if (request.contentLength !== undefined) return undefined;
     const table = this.#table;
     const found = table.findGet(request.url, () => table.principalOf(request.authorization, false));
     if (found === undefined) return undefined;
     const outcomes = this.#outcomes;
+    // A 200 with a JSON body is its body alone (FrontAnswer): no object made per answer.
     if (typeof found.body === 'string') {
       outcomes.observe('GET', found.route, 200, (performance.now() - started) / 1000);
-      return { status: 200, type: JSON_TYPE, body: found.body, headers: undefined };
+      return found.body;
     }
     return found.body.then(
       (body) => {
         if (body === undefined) return undefined;
         outcomes.observe('GET', found.route, 200, (performance.now() - started) / 1000);
-        return { status: 200, type: JSON_TYPE, body, headers: undefined };
+        return body;
       },
       (error: unknown) => {
         if (!(error instanceof ProblemError)) return undefined;
@@ -115,8 +120,12 @@ export class FastRoutes {
     );
   }
 
-  #plainPost(request: PlainRequest, started: number): Promise<PlainAnswer> | undefined {
-    if (request.body === undefined) return undefined;
+  #plainPost(
+    request: PlainRequest,
+    body: Buffer | undefined,
+    started: number,
+  ): Promise<FrontAnswer> | undefined {
+    if (body === undefined) return undefined;
     const taken = this.#table.writeFor(
       request.url,
       request.contentLength,
@@ -126,15 +135,16 @@ export class FastRoutes {
     );
     if (taken === undefined) return undefined;
     const { write, principal } = taken;
-    const answer = tryWrite(write, request.body, principal);
+    const answer = tryWrite(write, body, principal);
     if (answer === undefined) return undefined;
     const outcomes = this.#outcomes;
     return answer.then(
-      (reply): PlainAnswer => {
+      (reply): FrontAnswer => {
         outcomes.observe('POST', write.route, 200, (performance.now() - started) / 1000);
-        return { status: 200, type: JSON_TYPE, body: reply.body, headers: reply.headers };
+        const { body, headers } = reply;
+        return headers === undefined ? body : { status: 200, type: JSON_TYPE, body, headers };
       },
-      (error: unknown): PlainAnswer => {
+      (error: unknown): FrontAnswer => {
         const problem = outcomes.problemOf(error);
         outcomes.observe('POST', write.route, problem.status, (performance.now() - started) / 1000);
         return outcomes.problemAnswer(problem);

@@ -180,7 +180,16 @@ export class WinBatchWriter {
           results.push({ win: original, duplicate: true });
           continue;
         }
-        const recorded = { ...win, seq: ++this.#lastSeq };
+        // A literal of the Win's own shape: a spread copies key by key into an object that then
+        // changes shape when seq is added.
+        const recorded: Win = {
+          period: win.period,
+          userId: win.userId,
+          points: win.points,
+          matchId: win.matchId,
+          at: win.at,
+          seq: ++this.#lastSeq,
+        };
         if (win.matchId !== undefined) inBatch.set(win.matchId, recorded);
         fresh.push(recorded);
         results.push({ win: recorded, duplicate: false });
