@@ -31,15 +31,14 @@ export class AnswerText {
   of(answer: FrontAnswer): string | undefined {
     this.#tick();
     if (typeof answer === 'string') return OK_JSON + Buffer.byteLength(answer) + this.#tail + answer;
-    if (answer.status === 200 && answer.headers === undefined && answer.type === JSON_TYPE)
-      return OK_JSON + Buffer.byteLength(answer.body) + this.#tail + answer.body;
     const head = answerHead(answer, this.#date, this.#keepAliveSeconds);
     return head === undefined ? undefined : head + answer.body;
   }
 
   #tick(): void {
     const now = Date.now();
-    if (now < this.#until) return;
+    // A clock set back more than a second starts the Date over, rather than freezing it.
+    if (now < this.#until && now >= this.#until - 1000) return;
     this.#date = new Date(now).toUTCString();
     this.#tail = `\r\nDate: ${this.#date}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${this.#keepAliveSeconds}\r\n\r\n`;
     this.#until = now - (now % 1000) + 1000;
