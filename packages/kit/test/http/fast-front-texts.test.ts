@@ -34,3 +34,24 @@ t.test('a value longer than the limit is read each time and not kept', (t) => {
   t.equal(read(...inHead('short', 2)), 'short', 'the value kept before is still the one compared');
   t.end();
 });
+
+t.test('bytes the same as the last value make no new string: they are not read at all', (t) => {
+  const { read } = new RememberedText();
+  let reads = 0;
+  const counted = (value: string, at?: number): [Buffer, number, number] => {
+    const [bytes, start, end] = inHead(value, at);
+    const toString = bytes.toString.bind(bytes);
+    bytes.toString = (...args: Parameters<Buffer['toString']>) => {
+      reads++;
+      return toString(...args);
+    };
+    return [bytes, start, end];
+  };
+  read(...counted('Bearer abc.def'));
+  t.equal(reads, 1, 'the first value is read');
+  read(...counted('Bearer abc.def', 5));
+  t.equal(reads, 1, 'the same bytes again: the remembered string, nothing read');
+  read(...counted('Bearer abc.deg'));
+  t.equal(reads, 2, 'other bytes are read');
+  t.end();
+});

@@ -117,20 +117,23 @@ t.test('each request is authorized by its own Authorization header, on one conne
   t.match(answers[1]?.headers['content-type'], /problem\+json/);
 });
 
-t.test('many different Authorization headers, and one too long to remember, are each read', async (t) => {
-  const { getItems, exchange } = await appWith(t);
-  // The bearer rule allows spaces after the token: 1,100 different headers, one token.
-  const heads = Array.from({ length: 1_100 }, (_, i) =>
-    getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(i)}`),
-  );
-  heads.push(getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(5_000)}`));
-  const answers = parseResponses(await exchange([heads.join('')], { answers: heads.length }));
-  t.equal(answers.length, heads.length);
-  t.ok(
-    answers.every((a) => a.status === 200 && a.body === '{"from":"fast"}'),
-    'every one answered by the fast route',
-  );
-});
+t.test(
+  'many different Authorization headers, and one with 5,000 spaces after the token, are each read',
+  async (t) => {
+    const { getItems, exchange } = await appWith(t);
+    // The bearer rule allows spaces after the token: 1,100 different headers, one token.
+    const heads = Array.from({ length: 1_100 }, (_, i) =>
+      getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(i)}`),
+    );
+    heads.push(getItems.replace(/(Bearer \S+)/, `$1${' '.repeat(5_000)}`));
+    const answers = parseResponses(await exchange([heads.join('')], { answers: heads.length }));
+    t.equal(answers.length, heads.length);
+    t.ok(
+      answers.every((a) => a.status === 200 && a.body === '{"from":"fast"}'),
+      'every one answered by the fast route',
+    );
+  },
+);
 
 t.test('a write the fast route declines reaches the full route whole, and nothing was done', async (t) => {
   const { getItems, post, exchange, written } = await appWith(t);
