@@ -59,7 +59,12 @@ const routes: FastifyPluginAsync<LeaderboardRoutesOptions> = (app, { config, ins
         tags,
         summary: 'Add the points of a won match to a player (game servers only)',
         body: scoreBodySchema(config.LEADERBOARD_MAX_POINTS),
-        response: { 200: standingReplySchema, 409: problemResponse, 503: problemResponse },
+        response: {
+          200: standingReplySchema,
+          409: problemResponse,
+          503: problemResponse,
+          507: problemResponse,
+        },
       },
       config: { auth: { scope: 'scores:write' }, rateLimit: write },
     },
