@@ -48,7 +48,10 @@ function isKind(name: string): name is Kind {
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const KINDS = (process.env.BENCH_KINDS ?? 'updates,reads,top').split(',').filter(isKind);
+const KINDS = (process.env.BENCH_KINDS ?? 'updates,reads,top').split(',').map((kind) => {
+  if (!isKind(kind)) throw new Error(`BENCH_KINDS: unknown kind "${kind}" (updates, reads, top)`);
+  return kind;
+});
 const RATES = (process.env.BENCH_RATES ?? '1000,2000').split(',').filter(Boolean).map(Number);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 5);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100_000);

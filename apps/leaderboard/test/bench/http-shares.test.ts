@@ -15,7 +15,7 @@ const figures = (requestsPerSecond: number, cpuMicros: number): Figures => ({
 });
 
 t.test('each round against the baseline of its own round, then the median and the spread', (t) => {
-  // Round 2's machine was slower for both: its ratio is the others', not a drop.
+  // Round 2's machine was slower for both: its ratio is round 3's, not a drop.
   const updates = [figures(30_000, 30), figures(15_000, 40), figures(36_000, 25)];
   const bare = [figures(60_000, 15), figures(25_000, 20), figures(60_000, 16)];
   const shares = sharesOf(updates, bare);
