@@ -3,9 +3,9 @@
  * (Redis came back empty) must not answer ranks, or take wins, from half of its wins. While a
  * period is closed its reads and applies are the coded 503 LB_STORE_UNAVAILABLE with
  * Retry-After, and the service asks `refusal` before it appends a win, so a refused update leaves
- * nothing in the log (a client retries). A win appended just before the period closed is applied
- * by the rebuild, and its retry with the same match_id counts once. The rebuild itself writes to
- * the store underneath.
+ * nothing in the log (a client retries). A win appending when the period closed may be answered
+ * 503 though logged: the rebuild or the next catch-up applies it, and its retry counts once only
+ * with the same match_id. The rebuild itself writes to the store underneath.
  */
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';

@@ -35,7 +35,9 @@ export class IdArena {
 
   /**
    * Whether a new id of `length` bytes is let in: it fits with the headroom left for those let in
-   * before it and not stored yet, so a win is refused before it is logged, never after.
+   * before it and not stored yet, so a win is refused before it is logged — while fewer than the
+   * headroom's worth of new ids are in flight at once (nothing is reserved per id: past that, an
+   * id would fail to be stored after its win was logged).
    */
   admits(length: number): boolean {
     return this.#used + length <= this.#limits.bytes - this.#limits.headroom;
