@@ -99,9 +99,12 @@ export class BatchHandoff {
     const done = Atomics.load(ints, DONE);
     Atomics.add(ints, REQUEST, 1);
     Atomics.notify(ints, REQUEST);
-    // Already 'not-equal' (not async) when the writer was done before this line.
     const waited = Atomics.waitAsync(ints, DONE, done);
-    return waited.async ? waited.value : Promise.resolve(waited.value);
+    if (waited.async) return waited.value;
+    // The writer was done before this line (it may run first once woken). Its outcome is still
+    // taken in a later turn, as a message's would be: what this turn appends next gathers behind
+    // the batch, whichever thread was quicker.
+    return new Promise((resolve) => setImmediate(resolve, waited.value));
   }
 
   get outcome(): Outcome {
