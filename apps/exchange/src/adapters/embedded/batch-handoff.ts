@@ -116,6 +116,7 @@ export class BatchHandoff {
   /** Blocks until the request after the `handled` first ones comes; returns it. */
   nextRequest(handled: number): Request {
     const ints = this.#ints;
+    // Atomics.wait takes `handled` modulo 2^32, as REQUEST wraps: no end to the count.
     Atomics.wait(ints, REQUEST, handled);
     return { kind: ints[KIND] as RequestKind, restartWal: ints[RESTART_WAL] === 1 };
   }
