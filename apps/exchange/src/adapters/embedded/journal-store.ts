@@ -159,6 +159,9 @@ export class JournalReads {
 /** Writes batches, each in one transaction (one COMMIT, one fsync under synchronous=full). */
 export class JournalBatchWriter {
   readonly #db: DatabaseSync;
+  // Prepared once: `exec` would parse the SQL again at every group commit.
+  readonly #begin: StatementSync;
+  readonly #commit: StatementSync;
   readonly #insert: StatementSync;
   readonly #insertExecutions: StatementSync;
   readonly #insertFinished: FinishedOrderInserts;
@@ -169,6 +172,8 @@ export class JournalBatchWriter {
   constructor(db: DatabaseSync) {
     ensureJournalSchema(db);
     this.#db = db;
+    this.#begin = db.prepare('BEGIN IMMEDIATE');
+    this.#commit = db.prepare('COMMIT');
     this.#insert = db.prepare(
       `INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (?, ?, ?, ${NO_EXECUTIONS})`,
     );
@@ -184,7 +189,7 @@ export class JournalBatchWriter {
   /** Commits the batch, or throws having rolled it back. */
   write(batch: JournalBatch): void {
     try {
-      this.#db.exec('BEGIN IMMEDIATE');
+      this.#begin.run();
       if (batch.commands.length > 0) {
         this.#insert.run(batch.firstSeq, batch.lastSeq, batch.commands);
       }
@@ -199,7 +204,7 @@ export class JournalBatchWriter {
         this.#pruneParts.run();
         this.#pruneWhole.run();
       }
-      this.#db.exec('COMMIT');
+      this.#commit.run();
     } catch (error) {
       try {
         if (this.#db.isTransaction) this.#db.exec('ROLLBACK');

@@ -5,12 +5,18 @@ import { DatabaseSync } from 'node:sqlite';
 import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit';
 import { WorkerJournal } from '../../../src/adapters/embedded/worker-journal.ts';
+import type { Command } from '../../../src/core/messages.ts';
 import { deposit } from './journal-fixtures.ts';
 
-function open(t: Test, file?: string) {
+function open(t: Test, file?: string, sharedBytes?: number) {
   const path = file ?? join(mkdtempSync(join(tmpdir(), 'ex-worker-journal-')), 'journal.db');
   const reader = openSqlite(path);
-  const journal = new WorkerJournal({ file: path, synchronous: 'full', reader });
+  const journal = new WorkerJournal({
+    file: path,
+    synchronous: 'full',
+    reader,
+    ...(sharedBytes === undefined ? {} : { sharedBytes }),
+  });
   t.teardown(async () => {
     await journal.close();
     reader.close();
@@ -64,6 +70,18 @@ t.test('while a batch is with the worker the next one gathers, and goes whole af
   t.equal(journal.lastSeq, 11);
 });
 
+t.test('commands with text beyond ASCII cross to the writer as they were appended', async (t) => {
+  const { journal } = open(t);
+  const named = (seq: number, account: string): Command => ({ ...deposit(seq), account });
+  journal.append(1, named(1, 'zoë'));
+  journal.append(2, named(2, '株式 "quoted" \\ 😀'));
+  journal.append(3, deposit(3));
+  await journal.commit();
+  const seen: Command[] = [];
+  journal.replay(0, (_seq, command) => seen.push(command));
+  t.same(seen, [named(1, 'zoë'), named(2, '株式 "quoted" \\ 😀'), deposit(3)]);
+});
+
 t.test('snapshots in parts go with their batch', async (t) => {
   const { journal } = open(t);
   journal.append(1, deposit(1));
@@ -89,11 +107,52 @@ t.test(
     await new Promise((resolve) => setImmediate(resolve));
     journal.append(3, deposit(3));
     const next = journal.commit();
-    await t.rejects(failing, /UNIQUE|constraint/i);
+    await t.rejects(failing, { message: /UNIQUE|constraint/i, code: 'ERR_SQLITE_ERROR' }, 'with its code');
     await t.rejects(next, /UNIQUE|constraint/i);
     t.equal(journal.lastSeq, 2, 'the seqs after the last committed row are free again');
   },
 );
+
+t.test('a batch larger than the shared bytes goes as a message, in order with the others', async (t) => {
+  // 200 bytes in shared memory: one deposit fits, ten do not.
+  const { journal, path } = open(t, undefined, 200);
+  journal.append(1, deposit(1));
+  await journal.commit();
+  for (let seq = 2; seq <= 11; seq++) journal.append(seq, deposit(seq));
+  await journal.commit();
+  journal.append(12, deposit(12));
+  await journal.commit();
+  t.same(rows(path), [
+    [1, 1],
+    [2, 11],
+    [12, 12],
+  ]);
+  const seen: number[] = [];
+  journal.replay(0, (seq, command) => {
+    seen.push(seq);
+    t.same(command, deposit(seq));
+  });
+  t.same(
+    seen,
+    Array.from({ length: 12 }, (_, i) => i + 1),
+    'every command read back as appended',
+  );
+});
+
+t.test('a writer thread that stops fails its batch and every later one; close still ends', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-worker-journal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const reader = openSqlite(join(dir, 'journal.db'));
+  t.teardown(() => reader.close());
+  // The thread cannot open a directory as its database: it fails as it starts.
+  const journal = new WorkerJournal({ file: dir, synchronous: 'full', reader });
+  journal.append(1, deposit(1));
+  await t.rejects(journal.commit(), /unable to open|database/i);
+  t.equal(journal.lastSeq, 0, 'the lost batch frees its seq');
+  journal.append(1, deposit(1));
+  await t.rejects(journal.commit(), /unable to open|database/i, 'a later batch is refused too');
+  await journal.close();
+});
 
 t.test('a reopened journal continues after the last committed seq', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ex-worker-journal-'));
