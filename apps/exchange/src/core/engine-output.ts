@@ -20,6 +20,7 @@ import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './mess
 import type { AccountState } from './account-state.ts';
 import type { Retiring } from './leaving-state.ts';
 import type { Refusal } from './order-checks.ts';
+import type { OrderTable } from './order-table.ts';
 import { RECORD_WIDTH } from './output.ts';
 import type { RetiredDigest } from './retired-digest.ts';
 import { holdingOf, placedExposure, type Holding } from './holding.ts';
@@ -30,7 +31,7 @@ import * as wallet from './wallet.ts';
 
 /** The state the output changes (the order manager's). */
 export interface OutputTarget {
-  readonly orders: Map<number, Order>;
+  readonly orders: OrderTable<Order>;
   readonly accounts: Map<string, AccountState>;
   readonly engines: ReadonlyMap<string, MatchingEngine>;
   readonly tapes: ReadonlyMap<string, TradeTape>;

@@ -34,6 +34,7 @@ import type { OrderRequest, Refusal } from './order-checks.ts';
 import { exposureIn, holdingOf } from './holding.ts';
 import type { RiskLimits } from './risk.ts';
 import { NO_FINISHED, NO_RETIRING, type FinishedOrders, type Retiring } from './leaving-state.ts';
+import { OrderTable } from './order-table.ts';
 import { RetiredDigest } from './retired-digest.ts';
 import { boundOpened, selfCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
@@ -66,7 +67,7 @@ export class OrderManager {
   readonly engines = new Map<string, MatchingEngine>();
   readonly tapes = new Map<string, TradeTape>();
   /** The open orders (an order leaves when it fills or is canceled). */
-  readonly orders = new Map<number, Order>();
+  readonly orders = new OrderTable<Order>();
   readonly accounts = new Map<string, AccountState>();
   /** The executions that left the state, folded (they are in the journal's store). */
   retired = new RetiredDigest();
