@@ -192,7 +192,7 @@ function canceled(
  */
 function finished(target: OutputTarget, account: AccountState, order: Order): Holding {
   const holding = holdingOf(account, order.symbol);
-  account.open.delete(order.id);
+  account.open.finished();
   holding.open.finished();
   target.orders.delete(order.id);
   if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
@@ -218,7 +218,7 @@ function rejected(target: OutputTarget, code: number, orderId: number, expectedS
     const holding = holdingOf(account, order.symbol);
     wallet.release(account.balances, holding, order.side, order.price, order.quantity);
     placedExposure(account, holding).open -= order.quantity;
-    account.open.delete(orderId);
+    account.open.remove(order);
     holding.open.remove(order);
     target.orders.delete(orderId);
   }

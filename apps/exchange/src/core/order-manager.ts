@@ -209,7 +209,7 @@ export class OrderManager {
     const order: Order = clientOrderId === undefined ? fields : { ...fields, clientOrderId };
     this.orders.set(orderId, order);
     this.placed = order;
-    account.open.set(orderId, order);
+    account.open.add(order);
     holding.open.add(order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
@@ -228,7 +228,7 @@ export class OrderManager {
   #cancelAll(command: CancelAll): void {
     const account = this.accounts.get(command.account);
     if (account === undefined) return;
-    for (const order of [...account.open.values()]) {
+    for (const order of [...account.open.live()]) {
       if (command.symbol === undefined || order.symbol === command.symbol)
         this.#engineCancel(order.id, 'cancel-all');
     }
@@ -249,8 +249,7 @@ export class OrderManager {
   #killSwitch(command: KillSwitch): void {
     const account = this.#accountOf(command.account);
     account.killed = command.on;
-    if (command.on)
-      for (const order of [...account.open.values()]) this.#engineCancel(order.id, 'kill-switch');
+    if (command.on) for (const order of [...account.open.live()]) this.#engineCancel(order.id, 'kill-switch');
     if (this.#batch.record)
       this.#batch.events.push({
         v: 1,

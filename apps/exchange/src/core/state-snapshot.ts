@@ -18,6 +18,7 @@ import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
 import type { AccountState } from './account-state.ts';
 import { NO_RETIRING, type Retiring } from './leaving-state.ts';
+import { OpenOrderList } from './open-order-list.ts';
 import { OrderManager, type ExchangeRules } from './order-manager.ts';
 import { RetiredDigest } from './retired-digest.ts';
 import type { Exposure } from './risk.ts';
@@ -73,7 +74,7 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
       cashReserved: a.balances.cashReserved,
       positions: [...a.balances.positions],
       exposure: [...a.exposure],
-      open: [...a.open.keys()],
+      open: a.open.live().map((order) => order.id),
       killed: a.killed,
       clientOrderIds: [a.clientOrderIds.day, a.clientOrderIds.entries()] as const,
     })),
@@ -116,7 +117,7 @@ export function restoreState(
         positions: new Map(a.positions.map(([s, p]) => [s, { ...p }])),
       },
       exposure: new Map(a.exposure.map(([s, e]) => [s, { ...e }])),
-      open: new Map(a.open.map((id) => [id, manager.orders.get(id)!])),
+      open: new OpenOrderList<Order>(),
       killed: a.killed,
       clientOrderIds:
         a.clientOrderIds === undefined
@@ -124,7 +125,9 @@ export function restoreState(
           : ClientOrderIds.restore(a.clientOrderIds[0], a.clientOrderIds[1]),
       holdings: new Map(),
     };
-    for (const order of account.open.values()) {
+    for (const id of a.open) {
+      const order = manager.orders.get(id)!;
+      account.open.add(order);
       const holding = holdingOf(account, order.symbol);
       holding.open.add(order);
       boundOpened(holding, order.side, order.price);
