@@ -6,7 +6,6 @@
  */
 import type { ProblemError } from '@tessera/kit';
 import type { Order } from './core/messages.ts';
-import type { OpenOrderList } from './core/open-order-list.ts';
 import type { OrderManager } from './core/order-manager.ts';
 import {
   candles,
@@ -99,7 +98,7 @@ export abstract class ExchangeReads {
 
   /** The id of the account's oldest open order, if any. */
   oldestOpenOrder(account: string): number | undefined {
-    return this.#manager.account(account)?.open.first()?.id;
+    return this.#manager.account(account)?.open.keys().next().value;
   }
 
   order(account: string, orderId: number): OrderView {
@@ -133,7 +132,7 @@ export abstract class ExchangeReads {
     const { status, symbol } = query;
     const opened: Order[] = [];
     if (open !== undefined && (status === undefined || status === 'new')) {
-      for (const order of open.live()) {
+      for (const order of open.values()) {
         if (opened.length === limit) break;
         if (order.id > after && (symbol === undefined || order.symbol === symbol)) opened.push(order);
       }
@@ -269,7 +268,7 @@ function mergeById(a: readonly Order[], b: readonly Order[], limit: number): Ord
   return merged;
 }
 
-function anyAbove(open: OpenOrderList<Order> | undefined, id: number): boolean {
-  if (open !== undefined) for (const order of open.live()) if (order.id > id) return true;
+function anyAbove(open: ReadonlyMap<number, Order> | undefined, id: number): boolean {
+  if (open !== undefined) for (const key of open.keys()) if (key > id) return true;
   return false;
 }

@@ -2,7 +2,6 @@
 import { ClientOrderIds } from './client-order-ids.ts';
 import type { Holding } from './holding.ts';
 import type { Order } from './messages.ts';
-import { OpenOrderList } from './open-order-list.ts';
 import type { Exposure } from './risk.ts';
 import { emptyBalances, type Balances } from './wallet.ts';
 
@@ -10,8 +9,8 @@ export interface AccountState {
   readonly id: string;
   readonly balances: Balances;
   readonly exposure: Map<string, Exposure>;
-  /** Open orders, oldest first (finished ones dropped lazily: open-order-list.ts). */
-  readonly open: OpenOrderList<Order>;
+  /** Open orders, oldest first. */
+  readonly open: Map<number, Order>;
   killed: boolean;
   /** Today's client order ids (FIX ClOrdID) of open orders and the orders they placed. */
   readonly clientOrderIds: ClientOrderIds;
@@ -25,7 +24,7 @@ export function newAccount(id: string): AccountState {
     id,
     balances: emptyBalances(),
     exposure: new Map(),
-    open: new OpenOrderList(),
+    open: new Map(),
     killed: false,
     clientOrderIds: new ClientOrderIds(),
     holdings: new Map(),

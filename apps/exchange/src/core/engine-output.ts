@@ -20,7 +20,6 @@ import type { CancelReason, ExchangeEvent, Execution, Order, Side } from './mess
 import type { AccountState } from './account-state.ts';
 import type { Retiring } from './leaving-state.ts';
 import type { Refusal } from './order-checks.ts';
-import type { OrderTable } from './order-table.ts';
 import { RECORD_WIDTH } from './output.ts';
 import type { RetiredDigest } from './retired-digest.ts';
 import { holdingOf, placedExposure, type Holding } from './holding.ts';
@@ -31,7 +30,7 @@ import * as wallet from './wallet.ts';
 
 /** The state the output changes (the order manager's). */
 export interface OutputTarget {
-  readonly orders: OrderTable<Order>;
+  readonly orders: Map<number, Order>;
   readonly accounts: Map<string, AccountState>;
   readonly engines: ReadonlyMap<string, MatchingEngine>;
   readonly tapes: ReadonlyMap<string, TradeTape>;
@@ -192,7 +191,7 @@ function canceled(
  */
 function finished(target: OutputTarget, account: AccountState, order: Order): Holding {
   const holding = holdingOf(account, order.symbol);
-  account.open.finished();
+  account.open.delete(order.id);
   holding.open.finished();
   target.orders.delete(order.id);
   if (order.clientOrderId !== undefined) account.clientOrderIds.forget(order.clientOrderId, order.id);
@@ -218,7 +217,7 @@ function rejected(target: OutputTarget, code: number, orderId: number, expectedS
     const holding = holdingOf(account, order.symbol);
     wallet.release(account.balances, holding, order.side, order.price, order.quantity);
     placedExposure(account, holding).open -= order.quantity;
-    account.open.remove(order);
+    account.open.delete(orderId);
     holding.open.remove(order);
     target.orders.delete(orderId);
   }

@@ -6,7 +6,7 @@
  * open orders and bounds are made again from the account's open orders at a restore.
  */
 import { emptyExposure, type Exposure } from './risk.ts';
-import { OpenOrderList } from './open-order-list.ts';
+import { HoldingOrders } from './holding-orders.ts';
 import type { Bound } from './self-trade.ts';
 import type { Balances, Position } from './wallet.ts';
 
@@ -18,10 +18,10 @@ export interface Holding extends Bound {
   exposure: Exposure | undefined;
   /**
    * The account's open orders in the symbol, oldest first (those of its `open` map in this
-   * symbol, finished ones dropped lazily: open-order-list.ts): a self-trade scan reads these, not
+   * symbol, finished ones dropped lazily: holding-orders.ts): a self-trade scan reads these, not
    * every symbol's.
    */
-  readonly open: OpenOrderList;
+  readonly open: HoldingOrders;
 }
 
 /** What holds holdings: an account's balances, exposure per symbol, and holdings. */
@@ -41,7 +41,7 @@ export function holdingOf(owner: HoldingOwner, symbol: string): Holding {
       exposure: owner.exposure.get(symbol),
       minSell: Infinity,
       maxBuy: -Infinity,
-      open: new OpenOrderList(),
+      open: new HoldingOrders(),
     };
     owner.holdings.set(symbol, holding);
   }

@@ -34,7 +34,6 @@ import type { OrderRequest, Refusal } from './order-checks.ts';
 import { exposureIn, holdingOf } from './holding.ts';
 import type { RiskLimits } from './risk.ts';
 import { NO_FINISHED, NO_RETIRING, type FinishedOrders, type Retiring } from './leaving-state.ts';
-import { OrderTable } from './order-table.ts';
 import { RetiredDigest } from './retired-digest.ts';
 import { boundOpened, selfCrossing, type SelfTradeMode } from './self-trade.ts';
 import type { SymbolSpec } from './symbol-spec.ts';
@@ -69,7 +68,7 @@ export class OrderManager {
   readonly engines = new Map<string, MatchingEngine>();
   readonly tapes = new Map<string, TradeTape>();
   /** The open orders (an order leaves when it fills or is canceled). */
-  readonly orders = new OrderTable<Order>();
+  readonly orders = new Map<number, Order>();
   readonly accounts = new Map<string, AccountState>();
   /** The executions that left the state, folded (they are in the journal's store). */
   retired = new RetiredDigest();
@@ -212,7 +211,7 @@ export class OrderManager {
     const order: Order = clientOrderId === undefined ? fields : { ...fields, clientOrderId };
     this.orders.set(orderId, order);
     this.placed = order;
-    account.open.add(order);
+    account.open.set(orderId, order);
     holding.open.add(order);
     if (clientOrderId !== undefined)
       account.clientOrderIds.record(this.clock.at(at).day, clientOrderId, orderId);
@@ -231,7 +230,7 @@ export class OrderManager {
   #cancelAll(command: CancelAll): void {
     const account = this.accounts.get(command.account);
     if (account === undefined) return;
-    for (const order of [...account.open.live()]) {
+    for (const order of [...account.open.values()]) {
       if (command.symbol === undefined || order.symbol === command.symbol)
         this.#engineCancel(order.id, 'cancel-all');
     }
@@ -252,7 +251,8 @@ export class OrderManager {
   #killSwitch(command: KillSwitch): void {
     const account = this.#accountOf(command.account);
     account.killed = command.on;
-    if (command.on) for (const order of [...account.open.live()]) this.#engineCancel(order.id, 'kill-switch');
+    if (command.on)
+      for (const order of [...account.open.values()]) this.#engineCancel(order.id, 'kill-switch');
     if (this.#batch.record)
       this.#batch.events.push({
         v: 1,

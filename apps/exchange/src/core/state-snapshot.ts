@@ -18,7 +18,6 @@ import { MatchingEngine, type EngineSnapshot } from './engine.ts';
 import type { Execution, Order } from './messages.ts';
 import type { AccountState } from './account-state.ts';
 import { NO_RETIRING, type Retiring } from './leaving-state.ts';
-import { OpenOrderList } from './open-order-list.ts';
 import { OrderManager, type ExchangeRules } from './order-manager.ts';
 import { RetiredDigest } from './retired-digest.ts';
 import type { Exposure } from './risk.ts';
@@ -74,7 +73,7 @@ export function snapshotState(manager: OrderManager): StateSnapshot {
       cashReserved: a.balances.cashReserved,
       positions: [...a.balances.positions],
       exposure: [...a.exposure],
-      open: a.open.live().map((order) => order.id),
+      open: [...a.open.keys()],
       killed: a.killed,
       clientOrderIds: [a.clientOrderIds.day, a.clientOrderIds.entries()] as const,
     })),
@@ -117,7 +116,7 @@ export function restoreState(
         positions: new Map(a.positions.map(([s, p]) => [s, { ...p }])),
       },
       exposure: new Map(a.exposure.map(([s, e]) => [s, { ...e }])),
-      open: new OpenOrderList<Order>(),
+      open: new Map(a.open.map((id) => [id, manager.orders.get(id)!])),
       killed: a.killed,
       clientOrderIds:
         a.clientOrderIds === undefined
@@ -125,9 +124,7 @@ export function restoreState(
           : ClientOrderIds.restore(a.clientOrderIds[0], a.clientOrderIds[1]),
       holdings: new Map(),
     };
-    for (const id of a.open) {
-      const order = manager.orders.get(id)!;
-      account.open.add(order);
+    for (const order of account.open.values()) {
       const holding = holdingOf(account, order.symbol);
       holding.open.add(order);
       boundOpened(holding, order.side, order.price);

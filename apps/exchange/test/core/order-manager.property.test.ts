@@ -111,7 +111,7 @@ function run(desk: Desk, s: Step): void {
 function holdingsBroken(m: Desk['manager']): string | undefined {
   for (const a of m.accounts.values()) {
     for (const symbol of SYMBOLS) {
-      const want = [...a.open.live()].filter((o) => o.symbol === symbol).map((o) => o.id);
+      const want = [...a.open.values()].filter((o) => o.symbol === symbol).map((o) => o.id);
       const got = (a.holdings.get(symbol)?.open.live() ?? []).map((o) => o.id);
       if (want.join() !== got.join())
         return `${a.id} ${symbol}: holding open [${got.join()}], open [${want.join()}]`;
@@ -134,7 +134,7 @@ function broken(
     let cashReserved = 0;
     const sharesReserved = new Map<string, number>();
     const open = new Map<string, number>();
-    for (const o of a.open.live()) {
+    for (const o of a.open.values()) {
       if (o.side === 'buy') cashReserved += o.price * o.remainingQuantity;
       else sharesReserved.set(o.symbol, (sharesReserved.get(o.symbol) ?? 0) + o.remainingQuantity);
       open.set(o.symbol, (open.get(o.symbol) ?? 0) + o.remainingQuantity);
@@ -166,8 +166,8 @@ function broken(
       if ((filled.get(id) ?? 0) !== o.filledQuantity)
         return `order ${id}: executions sum ${filled.get(id) ?? 0}, filled ${o.filledQuantity}`;
       const inBook = m.engines.get(o.symbol)!.book.has(id);
-      if (inBook !== (o.status === 'new') || inBook !== a.open.live().some((open) => open.id === id))
-        return `order ${id}: status ${o.status}, in book ${inBook}, open ${a.open.live().some((open) => open.id === id)}`;
+      if (inBook !== (o.status === 'new') || inBook !== a.open.has(id))
+        return `order ${id}: status ${o.status}, in book ${inBook}, open ${a.open.has(id)}`;
     }
   }
   if (cash !== deposited.cash) return `cash not conserved: ${cash} held, ${deposited.cash} deposited`;
