@@ -59,6 +59,8 @@ const sideCode = (side: Side): 0 | 1 => (side === 'buy' ? SIDE_BUY : SIDE_SELL);
 
 /** The events of a command applied without recording: one empty list (frozen: a push is a bug). */
 const NO_EVENTS = Object.freeze([]) as unknown as ExchangeEvent[];
+/** What `apply` returns for a command applied without recording and not refused: one object for all. */
+const NOT_RECORDED: Applied = Object.freeze({ events: NO_EVENTS });
 
 export class OrderManager {
   readonly rules: ExchangeRules;
@@ -161,7 +163,8 @@ export class OrderManager {
         break;
     }
     const events = batch.events;
-    return refusal === undefined ? { events } : { events, refusal };
+    if (refusal !== undefined) return { events, refusal };
+    return events === NO_EVENTS ? NOT_RECORDED : { events };
   }
 
   #accountOf(id: string): AccountState {

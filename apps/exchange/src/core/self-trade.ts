@@ -76,12 +76,15 @@ export function scanCrossing(
   return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
 }
 
+/** No crossing (the common case, on every order): one list, not a new one per order. */
+const NONE: readonly number[] = Object.freeze([]);
+
 /** The ids of the holding's open orders an order on `side` at `price` would meet, oldest first. */
 export function selfCrossing(
   holding: Bound & { readonly open: { live(): readonly Resting[] } },
   side: 'buy' | 'sell',
   price: number,
-): number[] {
-  if (!mayCross(holding, side, price)) return [];
+): readonly number[] {
+  if (!mayCross(holding, side, price)) return NONE;
   return scanCrossing(holding, side, price, holding.open.live());
 }

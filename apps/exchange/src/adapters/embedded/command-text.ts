@@ -4,6 +4,9 @@
  * every batch reuses: new orders and cancels, nearly all of the traffic, make no row array and no
  * string of their own. What the fast path cannot write exactly as JSON does (a string to escape,
  * a number that is not a plain integer, any other command) goes through JSON.stringify.
+ * A buffer grown for a large batch is halved after SHRINK_AFTER batches in a row that used under
+ * a quarter of it, down to its first size: one burst does not hold its memory for good, and a
+ * size that keeps coming back is not given up after one quiet batch.
  */
 import type { Command } from '../../core/messages.ts';
 import { CANCEL_V1, encodeCommand, NEW_V1, NEW_V1_CLIENT_ID } from './command-codec.ts';
@@ -21,10 +24,14 @@ const INT32_MAX = 0x7fffffff;
 const NUMBERS_AND_PUNCTUATION = 128;
 /** The most bytes JSON writes for one UTF-16 unit of a string (`\uXXXX`). */
 const MAX_BYTES_PER_UNIT = 6;
+const INITIAL_BYTES = 64 * 1024;
+const SHRINK_AFTER = 64;
 
 export class CommandText {
-  #bytes = Buffer.allocUnsafe(64 * 1024);
+  #bytes = Buffer.allocUnsafe(INITIAL_BYTES);
   #length = 0;
+  /** Batches in a row, just taken, that used under a quarter of the buffer. */
+  #small = 0;
   /** Whether every byte written is ASCII: the text is then read as Latin-1, a plain copy. */
   #ascii = true;
 
@@ -78,9 +85,16 @@ export class CommandText {
 
   /** The text written since the last take, which starts the buffer over. */
   take(): string {
-    const text = this.#bytes.toString(this.#ascii ? 'latin1' : 'utf8', 0, this.#length);
+    const used = this.#length;
+    const text = this.#bytes.toString(this.#ascii ? 'latin1' : 'utf8', 0, used);
     this.clear();
+    this.#fit(used);
     return text;
+  }
+
+  /** The buffer's size in bytes (grown for a large batch, shrunk back after small ones). */
+  get capacity(): number {
+    return this.#bytes.length;
   }
 
   /** Forgets what was written (a batch lost before it was taken). */
@@ -94,6 +108,18 @@ export class CommandText {
     const written = this.#bytes.write(text, at);
     if (written !== text.length) this.#ascii = false;
     this.#length = at + written;
+  }
+
+  /** After a batch that used `used` bytes (the buffer is empty): maybe halves a grown buffer. */
+  #fit(used: number): void {
+    const size = this.#bytes.length;
+    if (size <= INITIAL_BYTES || 4 * used >= size) {
+      this.#small = 0;
+      return;
+    }
+    if (++this.#small < SHRINK_AFTER) return;
+    this.#bytes = Buffer.allocUnsafe(Math.max(INITIAL_BYTES, Math.floor(size / 2)));
+    this.#small = 0;
   }
 
   #reserve(bytes: number): void {

@@ -151,3 +151,37 @@ t.test('a new order JSON cannot write, met halfway on the fast path, leaves no t
   t.throws(() => text.add(bad), /BigInt/);
   t.equal(text.take(), asJson([order({ orderId: 4 })]), 'an ASCII batch is still read as one');
 });
+
+t.test('a buffer grown for a large batch shrinks back after a run of small batches', async (t) => {
+  const text = new CommandText();
+  const first = text.capacity;
+  const large = Array.from({ length: 20_000 }, (_, i) => order({ orderId: i + 1 }));
+  for (const c of large) text.add(c);
+  t.equal(text.take(), asJson(large), 'the large batch is written whole');
+  const grown = text.capacity;
+  t.ok(grown > first, `grown to ${grown} bytes from ${first}`);
+
+  const small = (n: number): void => {
+    for (let i = 0; i < n; i++) {
+      text.add(order({ orderId: i }));
+      t.equal(text.take(), asJson([order({ orderId: i })]));
+    }
+  };
+  small(63);
+  t.equal(text.capacity, grown, 'not after 63 small batches');
+  small(1);
+  t.equal(text.capacity, grown / 2, 'halved after 64');
+
+  // A batch using a quarter or more starts the count again.
+  const quarter = large.slice(0, Math.ceil(large.length / 3));
+  small(63);
+  for (const c of quarter) text.add(c);
+  t.equal(text.take(), asJson(quarter));
+  small(63);
+  t.equal(text.capacity, grown / 2, 'a busy batch in the run keeps the size');
+
+  small(64 * 20);
+  t.equal(text.capacity, first, 'back to the first size, and no smaller');
+  text.add(order({ orderId: 5 }));
+  t.equal(text.take(), asJson([order({ orderId: 5 })]), 'and still writes what JSON writes');
+});
