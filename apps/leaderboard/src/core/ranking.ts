@@ -109,6 +109,14 @@ export class Ranking {
   }
 
   /**
+   * A win `admits` let in will not be applied (its logging failed): the room reserved for its new
+   * player goes back. Not needed for a win that is logged after all: applying it ends the reservation.
+   */
+  dropAdmitted(userId: string): void {
+    this.#ids.dropAdmitted(userId);
+  }
+
+  /**
    * Adds `points` to the player's score (a new player starts at 0). Returns false for a redelivered
    * win. A player met for the first time is placed in the order at the next read, together with
    * every other player met since: a replay of the log places millions at once (see #placePending).

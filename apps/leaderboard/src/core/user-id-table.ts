@@ -1,3 +1,4 @@
+import { AdmittedIds } from './admitted-ids.ts';
 import { type ArenaLimits, IdArena } from './id-arena.ts';
 import { hashString, hashWords, hexOf, home, parseHex, WORDS } from './id-keys.ts';
 import { rehashed } from './slot-rehash.ts';
@@ -53,6 +54,7 @@ export class UserIdTable {
   /** One bit per slot: set when the id is packed hex. */
   #hex = new Uint32Array(FIRST_CAPACITY >>> 5);
   readonly #arena: IdArena;
+  readonly #admitted: AdmittedIds;
   #capacity = FIRST_CAPACITY;
   #count = 0;
   /** Ids kept as bytes: while none is, a probe need not read the hex bit (a miss of its own at scale). */
@@ -68,6 +70,7 @@ export class UserIdTable {
   constructor(onMove: OnMove = () => {}, arena?: ArenaLimits) {
     this.#onMove = onMove;
     this.#arena = new IdArena(arena);
+    this.#admitted = new AdmittedIds(this.#arena);
   }
 
   get size(): number {
@@ -97,13 +100,19 @@ export class UserIdTable {
 
   /**
    * Whether `id` can be interned: always for a packed hex id or a known one; a new one kept as
-   * bytes only while the arena has room (see IdArena.admits). Asked before every win is logged,
-   * so the id is looked up (a cache miss at scale) only once the arena is nearly full.
+   * bytes only while the arena has room, which is then reserved for it until it is stored or
+   * `dropAdmitted` (see AdmittedIds). Asked before every win is logged: a hex id is only parsed,
+   * another one looked up (a cache miss at scale), since only a new one may reserve.
    */
   admits(id: string): boolean {
-    if (this.#arena.admits(id.length)) return true;
-    const slot = this.#find(id, this.#parse(id));
-    return this.#isHex || !this.#isEmpty(slot);
+    const hash = this.#parse(id);
+    if (this.#isHex || !this.#isEmpty(this.#find(id, hash))) return true;
+    return this.#admitted.admit(id);
+  }
+
+  /** A win of `id` that `admits` let in will not be applied (it was not logged): its room goes back. */
+  dropAdmitted(id: string): void {
+    this.#admitted.dropped(id);
   }
 
   /**
@@ -224,6 +233,7 @@ export class UserIdTable {
       keys[k + 2] = this.#w2;
       this.#hex[slot >>> 5]! |= 1 << (slot & 31);
     } else {
+      this.#admitted.stored(id);
       keys[k] = this.#arena.append(id);
       keys[k + 1] = id.length;
       this.#others++;
