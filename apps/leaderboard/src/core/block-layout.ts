@@ -1,3 +1,5 @@
+import type { BlockIds } from './block-ids.ts';
+
 /**
  * Rewrites of the rank order's whole block layout, each O(players): a load in full blocks, a
  * renumbering of every handle, and the drop of the empty blocks.
@@ -9,15 +11,20 @@ export interface FullBlocks {
   readonly sizes: Int32Array<ArrayBuffer>;
   /** Block ids in rank order: here simply 0 … blocks - 1. */
   readonly sequence: Int32Array<ArrayBuffer>;
-  readonly blockOf: Uint16Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
 }
 
 /**
  * `handles`, in that order, in full blocks of `blockSize`: O(n), for placing many players at once
  * (a rebuild or a restore) where inserting one by one would move blocks and split them over and
- * over. `blockOf` has 2-byte entries while there are at most `narrowBlocks` blocks, else 4.
+ * over. Each handle's block goes into `blockOf`, which has 2-byte entries while there are at most
+ * `narrowBlocks` blocks, else 4.
  */
-export function inFullBlocks(handles: Int32Array, blockSize: number, narrowBlocks: number): FullBlocks {
+export function inFullBlocks(
+  handles: Int32Array,
+  blockSize: number,
+  narrowBlocks: number,
+  blockOf: BlockIds,
+): FullBlocks {
   const count = Math.ceil(handles.length / blockSize);
   let highest = -1;
   for (const handle of handles) if (handle > highest) highest = handle;
@@ -25,8 +32,9 @@ export function inFullBlocks(handles: Int32Array, blockSize: number, narrowBlock
   const blocks: Int32Array<ArrayBuffer>[] = [];
   const sizes = new Int32Array(room);
   const sequence = new Int32Array(room);
-  const blockOfLength = Math.max(1024, highest + 1);
-  const blockOf = count > narrowBlocks ? new Uint32Array(blockOfLength) : new Uint16Array(blockOfLength);
+  blockOf.ensure(highest + 1);
+  if (count > narrowBlocks) blockOf.widen();
+  else blockOf.narrow();
   for (let id = 0; id < count; id++) {
     const items = handles.subarray(id * blockSize, (id + 1) * blockSize);
     const block = new Int32Array(blockSize);
@@ -34,9 +42,9 @@ export function inFullBlocks(handles: Int32Array, blockSize: number, narrowBlock
     blocks.push(block);
     sizes[id] = items.length;
     sequence[id] = id;
-    for (const handle of items) blockOf[handle] = id;
+    for (const handle of items) blockOf.set(handle, id);
   }
-  return { blocks, sizes, sequence, blockOf };
+  return { blocks, sizes, sequence };
 }
 
 /**
@@ -49,7 +57,7 @@ export function dropEmptyBlocks(
   blocks: Int32Array[],
   sizes: Int32Array,
   sequence: Int32Array,
-  blockOf: Uint16Array | Uint32Array,
+  blockOf: BlockIds,
 ): number {
   const n = blocks.length;
   let kept = 0;
@@ -70,32 +78,17 @@ export function dropEmptyBlocks(
     const size = sizes[id]!;
     blocks[free] = block;
     sizes[free] = size;
-    for (let k = 0; k < size; k++) blockOf[block[k]!] = free;
+    for (let k = 0; k < size; k++) blockOf.set(block[k]!, free);
     sequence[i] = free;
   }
   return kept;
 }
 
-/**
- * Replaces every handle h by `map[h]` in the blocks; returns a `blockOf` of `capacity` entries (as
- * wide as `blockOf`) for the new handles. Parked entries are not kept: their owner parks them again.
- */
-export function renumberedBlocks(
-  blocks: Int32Array[],
-  sizes: Int32Array,
-  map: Int32Array,
-  blockOf: Uint16Array | Uint32Array,
-  capacity: number,
-): Uint16Array | Uint32Array {
-  const to = blockOf instanceof Uint16Array ? new Uint16Array(capacity) : new Uint32Array(capacity);
+/** Replaces every handle h by `map[h]` in the blocks (`blockOf` moves on its own: BlockIds.renumber). */
+export function renumberedBlocks(blocks: Int32Array[], sizes: Int32Array, map: Int32Array): void {
   for (let id = 0; id < blocks.length; id++) {
     const block = blocks[id]!;
     const size = sizes[id]!;
-    for (let i = 0; i < size; i++) {
-      const handle = map[block[i]!]!;
-      block[i] = handle;
-      to[handle] = id;
-    }
+    for (let i = 0; i < size; i++) block[i] = map[block[i]!]!;
   }
-  return to;
 }

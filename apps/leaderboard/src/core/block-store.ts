@@ -1,6 +1,7 @@
+import { ArrayBlockIds, type BlockIds } from './block-ids.ts';
 import { inFullBlocks, renumberedBlocks } from './block-layout.ts';
 import { BlockSizeTree } from './block-size-tree.ts';
-import { grown, resized } from './typed-arrays.ts';
+import { grown } from './typed-arrays.ts';
 
 /**
  * The storage of the rank order (see RankOrder): the blocks, their sequence and sizes, `blockOf`,
@@ -17,7 +18,8 @@ export class BlockStore {
   protected indexOf = new Int32Array(16);
   /** The block sizes in `sequence`'s order, summed. */
   protected readonly tree = new BlockSizeTree();
-  protected blockOf: Uint16Array | Uint32Array = new Uint16Array(1024);
+  /** Each handle's block id (the ranking's live in the id table's slots: see BlockIds). */
+  protected readonly blockOf: BlockIds;
   protected count = 0;
   /** Blocks of size 0 (see RankOrder's compaction): counted where a block's size reaches or leaves 0. */
   protected emptyBlocks = 0;
@@ -25,9 +27,10 @@ export class BlockStore {
   protected readonly narrowBlocks: number;
 
   /** `narrowBlocks`: how many blocks 2-byte `blockOf` entries serve (a test sets it low). */
-  constructor(blockSize = 512, narrowBlocks = 0x10000) {
+  constructor(blockSize = 512, narrowBlocks = 0x10000, blockOf: BlockIds = new ArrayBlockIds()) {
     this.blockSize = blockSize;
     this.narrowBlocks = narrowBlocks;
+    this.blockOf = blockOf;
   }
 
   get size(): number {
@@ -52,7 +55,7 @@ export class BlockStore {
 
   /** Room in `blockOf` for handles 0 … `players` - 1 without copying it. */
   reserve(players: number): void {
-    if (players > this.blockOf.length) this.blockOf = resized(this.blockOf, players);
+    this.blockOf.ensure(players);
   }
 
   /**
@@ -61,20 +64,19 @@ export class BlockStore {
    * past 2 bytes widens `blockOf` until `unpark`. `growth`: as in `grown`.
    */
   park(handle: number, value: number, growth?: number): void {
-    if (value > 0xffff && this.blockOf instanceof Uint16Array) this.blockOf = Uint32Array.from(this.blockOf);
-    if (handle >= this.blockOf.length) this.blockOf = grown(this.blockOf, handle + 1, growth);
-    this.blockOf[handle] = value;
+    if (value > 0xffff) this.blockOf.widen();
+    this.blockOf.ensure(handle + 1, growth);
+    this.blockOf.set(handle, value);
   }
 
   /** The value `park` kept for `handle`. */
   parked(handle: number): number {
-    return this.blockOf[handle]!;
+    return this.blockOf.get(handle);
   }
 
   /** No player is parked any more: `blockOf` goes back to 2 bytes when the blocks allow. */
   unpark(): void {
-    if (this.blockOf instanceof Uint32Array && this.blocks.length <= this.narrowBlocks)
-      this.blockOf = Uint16Array.from(this.blockOf);
+    if (this.blockOf.wide && this.blocks.length <= this.narrowBlocks) this.blockOf.narrow();
   }
 
   /**
@@ -83,20 +85,19 @@ export class BlockStore {
    * and split them over and over.
    */
   load(handles: Int32Array): void {
-    const laid = inFullBlocks(handles, this.blockSize, this.narrowBlocks);
+    const laid = inFullBlocks(handles, this.blockSize, this.narrowBlocks, this.blockOf);
     this.blocks = laid.blocks;
     this.sizes = laid.sizes;
     this.sequence = laid.sequence;
     this.indexOf = new Int32Array(laid.sizes.length);
     this.tree.reserve(laid.sizes.length);
-    this.blockOf = laid.blockOf;
     this.count = handles.length;
     this.emptyBlocks = 0;
     this.reindex();
   }
 
   positionOf(handle: number): number {
-    const id = this.blockOf[handle]!;
+    const id = this.blockOf.get(handle);
     return this.tree.sum(this.indexOf[id]!) + this.blocks[id]!.indexOf(handle);
   }
 
@@ -105,12 +106,12 @@ export class BlockStore {
    * handle is in, without scanning the block for it.
    */
   blockStartOf(handle: number): number {
-    return this.tree.sum(this.indexOf[this.blockOf[handle]!]!);
+    return this.tree.sum(this.indexOf[this.blockOf.get(handle)]!);
   }
 
   /** How many handles `handle`'s block holds (the handle among them). */
   blockSizeOf(handle: number): number {
-    return this.sizes[this.blockOf[handle]!]!;
+    return this.sizes[this.blockOf.get(handle)]!;
   }
 
   /** The handle at `position` (0 … size - 1). */
@@ -133,11 +134,12 @@ export class BlockStore {
   }
 
   /**
-   * Replaces every handle h by `map[h]`, in the blocks and in a `blockOf` of `capacity` entries;
-   * the order stays. Parked entries are not kept: their owner parks them again.
+   * Replaces every handle h by `map[h]`, in the blocks and in `blockOf` (`capacity` entries);
+   * the order stays.
    */
   renumber(map: Int32Array, capacity: number): void {
-    this.blockOf = renumberedBlocks(this.blocks, this.sizes, map, this.blockOf, capacity);
+    renumberedBlocks(this.blocks, this.sizes, map);
+    this.blockOf.renumber(map, capacity);
   }
 
   protected appendBlock(): number {
@@ -151,8 +153,7 @@ export class BlockStore {
     this.emptyBlocks++;
     this.sequence[id] = id;
     this.indexOf[id] = id;
-    if (id === this.narrowBlocks && this.blockOf instanceof Uint16Array)
-      this.blockOf = Uint32Array.from(this.blockOf);
+    if (id === this.narrowBlocks) this.blockOf.widen();
     return id;
   }
 

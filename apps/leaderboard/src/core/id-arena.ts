@@ -4,8 +4,8 @@ import { grown, resized } from './typed-arrays.ts';
 /** The arena's size: offsets are 32-bit words of the id table's slots. */
 export const MAX_ARENA_BYTES = 0xffff_ffff;
 /**
- * Room `admits` keeps free for new ids already admitted but not yet interned (their wins are
- * being logged): 1 MiB is 16,384 ids of 64 characters in flight at once.
+ * Room `admit` keeps free beyond the ids it reserved room for: for ids interned without being
+ * admitted here (a catch-up applying wins another instance logged, a restore).
  */
 export const ADMIT_HEADROOM = 1 << 20;
 
@@ -23,6 +23,8 @@ export interface ArenaLimits {
 export class IdArena {
   #bytes = new Uint8Array(1024);
   #used = 0;
+  /** Bytes reserved for ids admitted and not yet appended (see `admit`). */
+  #reserved = 0;
   readonly #limits: ArenaLimits;
 
   constructor(limits: ArenaLimits = { bytes: MAX_ARENA_BYTES, headroom: ADMIT_HEADROOM }) {
@@ -34,13 +36,19 @@ export class IdArena {
   }
 
   /**
-   * Whether a new id of `length` bytes is let in: it fits with the headroom left for those let in
-   * before it and not stored yet, so a win is refused before it is logged — while fewer than the
-   * headroom's worth of new ids are in flight at once (nothing is reserved per id: past that, an
-   * id would fail to be stored after its win was logged).
+   * Whether a new id of `length` bytes is let in, reserving its bytes if so: it fits beside the
+   * ids stored, those reserved before it (let in, their wins being logged) and the headroom. So
+   * however many are in flight, each one let in finds its room when it is stored.
    */
-  admits(length: number): boolean {
-    return this.#used + length <= this.#limits.bytes - this.#limits.headroom;
+  admit(length: number): boolean {
+    if (this.#used + this.#reserved + length > this.#limits.bytes - this.#limits.headroom) return false;
+    this.#reserved += length;
+    return true;
+  }
+
+  /** Gives back bytes `admit` reserved (their id is being stored, or its win was dropped). */
+  release(length: number): void {
+    this.#reserved -= length;
   }
 
   /** Appends `id`'s bytes; returns their offset. */

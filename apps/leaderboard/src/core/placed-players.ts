@@ -1,3 +1,4 @@
+import type { BlockIds } from './block-ids.ts';
 import { highestDense, mergedInRankOrder } from './in-rank-order.ts';
 import { RankOrder } from './rank-order.ts';
 import { ScoreCounts } from './score-counts.ts';
@@ -34,13 +35,17 @@ export class PlacedPlayers {
   constructor(
     tieBreak: TieBreak,
     seqs: SeqColumn,
-    options: { readonly blockSize: number | undefined; readonly denseScores: number },
+    options: {
+      readonly blockSize: number | undefined;
+      readonly denseScores: number;
+      readonly blockIds: BlockIds;
+    },
     topChanged: (position: number) => void,
   ) {
     this.#tieBreak = tieBreak;
     this.#seqs = seqs;
     this.#topChanged = topChanged;
-    this.order = new RankOrder(options.blockSize);
+    this.order = new RankOrder(options.blockSize, undefined, options.blockIds);
     this.#low = new ScoreCounts(options.denseScores);
   }
 

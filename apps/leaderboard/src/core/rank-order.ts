@@ -1,6 +1,5 @@
 import { dropEmptyBlocks } from './block-layout.ts';
 import { BlockStore } from './block-store.ts';
-import { grown } from './typed-arrays.ts';
 
 /**
  * Every player's handle in rank order, in blocks of at most `blockSize` handles: a two-level list
@@ -47,15 +46,15 @@ export class RankOrder extends BlockStore {
     block[offset] = handle;
     if (this.sizes[id]!++ === 0) this.emptyBlocks--;
     this.tree.add(index, 1);
-    if (handle >= this.blockOf.length) this.blockOf = grown(this.blockOf, handle + 1);
-    this.blockOf[handle] = id;
+    this.blockOf.ensure(handle + 1);
+    this.blockOf.set(handle, id);
     this.count++;
   }
 
   /** Removes `handle` and returns the position it had. */
   remove(handle: number): number {
     this.#located = -1; // positions move: a located offset may be stale
-    const id = this.blockOf[handle]!;
+    const id = this.blockOf.get(handle);
     const block = this.blocks[id]!;
     const size = this.sizes[id]!;
     const offset = block.indexOf(handle);
@@ -72,7 +71,7 @@ export class RankOrder extends BlockStore {
 
   /** The position of `handle`; remembers where it is for a `moveUp` of it right after. */
   locate(handle: number): number {
-    const id = this.blockOf[handle]!;
+    const id = this.blockOf.get(handle);
     const offset = this.blocks[id]!.indexOf(handle);
     if (offset < 0 || offset >= this.sizes[id]!) throw new Error(`handle ${handle} is not in its block`);
     this.#located = handle;
@@ -89,7 +88,7 @@ export class RankOrder extends BlockStore {
   moveUp(handle: number, position: number): void {
     if (this.#located !== handle) throw new Error(`handle ${handle} was not located`);
     this.#located = -1;
-    const from = this.blockOf[handle]!;
+    const from = this.blockOf.get(handle);
     const fromOffset = this.#locatedOffset;
     const index = this.tree.blockAt(position, true);
     const offset = this.tree.offsetInBlock;
@@ -112,7 +111,7 @@ export class RankOrder extends BlockStore {
     target.copyWithin(offset + 1, offset, this.sizes[id]);
     target[offset] = handle;
     if (this.sizes[id]!++ === 0) this.emptyBlocks--;
-    this.blockOf[handle] = id;
+    this.blockOf.set(handle, id);
     this.tree.moveOne(fromIndex, index);
     this.#compact(fromIndex);
   }
@@ -132,7 +131,7 @@ export class RankOrder extends BlockStore {
       // An empty block already follows: the items move there, and no block is re-indexed.
       const to = this.blocks[successor]!;
       to.set(this.blocks[id]!.subarray(at, size));
-      for (let i = 0; i < size - at; i++) this.blockOf[to[i]!] = successor;
+      for (let i = 0; i < size - at; i++) this.blockOf.set(to[i]!, successor);
       this.sizes[id] = at;
       this.sizes[successor] = size - at;
       this.tree.add(index, at - size);
@@ -150,7 +149,7 @@ export class RankOrder extends BlockStore {
     const from = this.blocks[id]!;
     const to = this.blocks[fresh]!;
     to.set(from.subarray(at, size));
-    for (let i = 0; i < size - at; i++) this.blockOf[to[i]!] = fresh;
+    for (let i = 0; i < size - at; i++) this.blockOf.set(to[i]!, fresh);
     this.sizes[id] = at;
     this.sizes[fresh] = size - at;
     if (size > at) this.emptyBlocks--;
@@ -182,7 +181,7 @@ export class RankOrder extends BlockStore {
     if (nextSize === 0 || size + nextSize > (this.blockSize >>> 2) * 3) return;
     const block = this.blocks[id]!;
     block.set(this.blocks[next]!.subarray(0, nextSize), size);
-    for (let i = size; i < size + nextSize; i++) this.blockOf[block[i]!] = id;
+    for (let i = size; i < size + nextSize; i++) this.blockOf.set(block[i]!, id);
     this.sizes[id] = size + nextSize;
     this.sizes[next] = 0;
     this.tree.add(index, nextSize);

@@ -45,7 +45,12 @@ export class Ranking {
   constructor(tieBreak: TieBreak, options: RankingOptions = {}) {
     this.tieBreak = tieBreak;
     this.#ids = new UserIdTable((map, capacity) => this.#renumber(map, capacity), options.idArena);
-    const dense = { blockSize: options.blockSize, denseScores: options.denseScores ?? DENSE_SCORES };
+    const dense = {
+      blockSize: options.blockSize,
+      denseScores: options.denseScores ?? DENSE_SCORES,
+      // Each player's block id sits in their id table slot: a rank read's probe brings it along.
+      blockIds: this.#ids.blockIds,
+    };
     this.#placed = new PlacedPlayers(tieBreak, this.#seqs, dense, (position) => {
       if (position < TOP_LIST_SIZE) this.#topList = undefined;
     });
@@ -101,6 +106,14 @@ export class Ranking {
    */
   admits(userId: string): boolean {
     return this.#ids.admits(userId);
+  }
+
+  /**
+   * A win `admits` let in will not be applied (its logging failed): the room reserved for its new
+   * player goes back. Not needed for a win that is logged after all: applying it ends the reservation.
+   */
+  dropAdmitted(userId: string): void {
+    this.#ids.dropAdmitted(userId);
   }
 
   /**

@@ -1,6 +1,8 @@
+import { AdmittedIds } from './admitted-ids.ts';
 import { type ArenaLimits, IdArena } from './id-arena.ts';
 import { hashString, hashWords, hexOf, home, parseHex, WORDS } from './id-keys.ts';
-import { inHashOrder } from './in-hash-order.ts';
+import { rehashed } from './slot-rehash.ts';
+import { keyOf, SlotWords } from './slot-words.ts';
 
 /** Most of a table's slots in use before it grows: past it linear probes get long. */
 const MAX_LOAD = 0.85;
@@ -31,8 +33,8 @@ export type OnMove = (map: Int32Array, capacity: number) => void;
  * Why not `Map<string, number>`: V8 caps a Map at 2^24 entries (16.7 M) while a month of the spec
  * holds 25 M players, and 25 M heap strings would make every full GC mark 25 M objects.
  *
- * Each slot owns three 32-bit words. A 24-character lowercase hex id (the common shape of such
- * ids, a MongoDB ObjectId for one) is stored in them as its 96 bits, so it costs 12 bytes; any
+ * Each slot owns three 32-bit key words (and the player's block id: SlotWords). A 24-character
+ * lowercase hex id (a MongoDB ObjectId for one) is stored in them as its 96 bits, 12 bytes; any
  * other id ([A-Za-z0-9_-], validated at the edge) keeps its bytes in an arena and the words hold
  * the offset and length (never 0). Three zero words mark an empty slot, so the all-zero hex id is
  * kept as bytes. No hash or tag is stored: a probe compares the key words, which linear probing
@@ -44,11 +46,15 @@ export type OnMove = (map: Int32Array, capacity: number) => void;
  * it `admits` refuses a new player, which the service asks before the win is logged.
  */
 export class UserIdTable {
-  /** Three words per slot: the packed hex id, or [arena offset, length, 0]; all 0 when empty. */
-  #keys = new Uint32Array(3 * FIRST_CAPACITY);
+  /**
+   * Three key words a slot (the packed hex id, or [arena offset, length, 0]; all 0 when empty) and
+   * beside them the slot's block id in the rank order (see SlotWords).
+   */
+  readonly #slots = new SlotWords(FIRST_CAPACITY);
   /** One bit per slot: set when the id is packed hex. */
   #hex = new Uint32Array(FIRST_CAPACITY >>> 5);
   readonly #arena: IdArena;
+  readonly #admitted: AdmittedIds;
   #capacity = FIRST_CAPACITY;
   #count = 0;
   /** Ids kept as bytes: while none is, a probe need not read the hex bit (a miss of its own at scale). */
@@ -64,6 +70,7 @@ export class UserIdTable {
   constructor(onMove: OnMove = () => {}, arena?: ArenaLimits) {
     this.#onMove = onMove;
     this.#arena = new IdArena(arena);
+    this.#admitted = new AdmittedIds(this.#arena);
   }
 
   get size(): number {
@@ -77,7 +84,12 @@ export class UserIdTable {
 
   /** Bytes held by the table's arrays (capacity, not just what is used). */
   get byteLength(): number {
-    return this.#keys.byteLength + this.#hex.byteLength + this.#arena.byteLength;
+    return this.#slots.words.byteLength + this.#hex.byteLength + this.#arena.byteLength;
+  }
+
+  /** Each slot's block id in the rank order, kept in the slot (see SlotWords). */
+  get blockIds(): SlotWords {
+    return this.#slots;
   }
 
   /** The handle of `id`, or -1 when it was never interned. */
@@ -88,13 +100,19 @@ export class UserIdTable {
 
   /**
    * Whether `id` can be interned: always for a packed hex id or a known one; a new one kept as
-   * bytes only while the arena has room (see IdArena.admits). Asked before every win is logged,
-   * so the id is looked up (a cache miss at scale) only once the arena is nearly full.
+   * bytes only while the arena has room, which is then reserved for it until it is stored or
+   * `dropAdmitted` (see AdmittedIds). Asked before every win is logged: a hex id is only parsed,
+   * another one looked up (a cache miss at scale), since only a new one may reserve.
    */
   admits(id: string): boolean {
-    if (this.#arena.admits(id.length)) return true;
-    const slot = this.#find(id, this.#parse(id));
-    return this.#isHex || !this.#isEmpty(slot);
+    const hash = this.#parse(id);
+    if (this.#isHex || !this.#isEmpty(this.#find(id, hash))) return true;
+    return this.#admitted.admit(id);
+  }
+
+  /** A win of `id` that `admits` let in will not be applied (it was not logged): its room goes back. */
+  dropAdmitted(id: string): void {
+    this.#admitted.dropped(id);
   }
 
   /**
@@ -141,21 +159,21 @@ export class UserIdTable {
   }
 
   idOf(handle: number): string {
-    const keys = this.#keys;
-    const k = 3 * handle;
+    const keys = this.#slots.words;
+    const k = keyOf(handle);
     if (this.#isHexSlot(handle)) return hexOf(keys[k]!) + hexOf(keys[k + 1]!) + hexOf(keys[k + 2]!);
     return this.#arena.text(keys[k]!, keys[k + 1]!);
   }
 
   #isEmpty(slot: number): boolean {
-    const keys = this.#keys;
-    const k = 3 * slot;
+    const keys = this.#slots.words;
+    const k = keyOf(slot);
     return (keys[k]! | keys[k + 1]! | keys[k + 2]!) === 0;
   }
 
   /** The slot holding `id`, or the empty slot where it belongs. */
   #find(id: string, hash: number): number {
-    const keys = this.#keys;
+    const keys = this.#slots.words;
     const capacity = this.#capacity;
     let slot = home(hash, capacity);
     if (this.#isHex) {
@@ -164,7 +182,7 @@ export class UserIdTable {
       const w1 = this.#w1;
       const w2 = this.#w2;
       for (; ; slot = slot + 1 === capacity ? 0 : slot + 1) {
-        const k = 3 * slot;
+        const k = keyOf(slot);
         const a = keys[k]!;
         const b = keys[k + 1]!;
         const c = keys[k + 2]!;
@@ -198,8 +216,8 @@ export class UserIdTable {
 
   /** Whether `slot` holds `id`, a key that is not packed hex. */
   #equalsBytes(slot: number, id: string): boolean {
-    const keys = this.#keys;
-    const k = 3 * slot;
+    const keys = this.#slots.words;
+    const k = keyOf(slot);
     return !this.#isHexSlot(slot) && this.#arena.equals(keys[k]!, keys[k + 1]!, id);
   }
 
@@ -207,81 +225,44 @@ export class UserIdTable {
   #store(slot: number, id: string): void {
     if (id.length === 0 || id.length > 255)
       throw new RangeError(`user id length ${id.length} is outside 1..255`);
-    const k = 3 * slot;
+    const k = keyOf(slot);
+    const keys = this.#slots.words;
     if (this.#isHex) {
-      this.#keys[k] = this.#w0;
-      this.#keys[k + 1] = this.#w1;
-      this.#keys[k + 2] = this.#w2;
+      keys[k] = this.#w0;
+      keys[k + 1] = this.#w1;
+      keys[k + 2] = this.#w2;
       this.#hex[slot >>> 5]! |= 1 << (slot & 31);
     } else {
-      this.#keys[k] = this.#arena.append(id);
-      this.#keys[k + 1] = id.length;
+      this.#admitted.stored(id);
+      keys[k] = this.#arena.append(id);
+      keys[k + 1] = id.length;
       this.#others++;
     }
     this.#count++;
   }
 
   #hashOf(slot: number): number {
-    const keys = this.#keys;
-    const k = 3 * slot;
+    const keys = this.#slots.words;
+    const k = keyOf(slot);
     if (this.#isHexSlot(slot)) return hashWords(keys[k]!, keys[k + 1]!, keys[k + 2]!);
     return this.#arena.hash(keys[k]!, keys[k + 1]!);
   }
 
-  /**
-   * Moves every id into a table of `capacity` slots, tells the owner (`onMove`) and returns the
-   * map of old slots to new. Inserted in slot order, each insert writes a slot at random: a cache
-   * and TLB miss per player, most of a replay's time at scale. So a large table is filled in
-   * order of home slot instead: the ids are first bucketed by the top bits of their hash (a
-   * counting sort: one write stream per bucket, which stay cached), then each bucket's inserts
-   * land in its own small stretch of the table.
-   */
+  /** Moves every id into `capacity` slots (see `rehashed`), tells the owner and returns the map. */
   #rehash(capacity: number): Int32Array {
-    const old = this.#capacity;
-    const from = this.#keys;
-    const fromHex = this.#hex;
-    const keys = new Uint32Array(3 * capacity);
-    const hex = new Uint32Array((capacity + 31) >>> 5);
-    const map = new Int32Array(old).fill(-1);
-    const move = (slot: number, hash: number): void => {
-      const to = insert(keys, capacity, hash);
-      const k = 3 * slot;
-      keys[3 * to] = from[k]!;
-      keys[3 * to + 1] = from[k + 1]!;
-      keys[3 * to + 2] = from[k + 2]!;
-      if ((fromHex[slot >>> 5]! & (1 << (slot & 31))) !== 0) hex[to >>> 5]! |= 1 << (to & 31);
-      map[slot] = to;
-    };
-    if (this.#count < SORTED_REHASH_FROM) {
-      for (let slot = 0; slot < old; slot++) if (!this.#isEmpty(slot)) move(slot, this.#hashOf(slot));
-    } else {
-      // Each key is hashed once (a hex key is three mix32 rounds): kept for the bucketing.
-      const occupied = new Int32Array(this.#count);
-      const byOccupied = new Uint32Array(this.#count);
-      let n = 0;
-      for (let slot = 0; slot < old; slot++) {
-        if (this.#isEmpty(slot)) continue;
-        occupied[n] = slot;
-        byOccupied[n++] = this.#hashOf(slot);
-      }
-      const { slots, hashes } = inHashOrder(occupied, byOccupied);
-      for (let i = 0; i < n; i++) move(slots[i]!, hashes[i]!);
-    }
-    this.#keys = keys;
+    const hashOf = (slot: number): number => this.#hashOf(slot);
+    const { words, hex, map } = rehashed(
+      this.#slots.words,
+      this.#hex,
+      this.#capacity,
+      this.#count,
+      capacity,
+      hashOf,
+    );
+    this.#slots.replace(words, capacity, map);
     this.#hex = hex;
     this.#capacity = capacity;
     this.#onMove(map, capacity);
     return map;
   }
-}
-
-/** From this many ids a rehash buckets them by home slot first (see #rehash). */
-const SORTED_REHASH_FROM = 1 << 16;
-
-/** The first empty slot of `keys` (three words a slot) from `hash`'s home: no key is compared, it is new. */
-function insert(keys: Uint32Array, capacity: number, hash: number): number {
-  let slot = home(hash, capacity);
-  while ((keys[3 * slot]! | keys[3 * slot + 1]! | keys[3 * slot + 2]!) !== 0)
-    slot = slot + 1 === capacity ? 0 : slot + 1;
-  return slot;
 }

@@ -56,8 +56,8 @@ t.test('a replay reserved for its players grows no column as it applies its wins
     const reserved = ranking.byteLength;
     // Each player twice: a new player, then a known one still waiting to be placed.
     for (let i = 0; i < 2 * n; i++) ranking.apply(i + 1, id(i % n), 1 + (i % 3));
-    // Only `blockOf` may change: 2 bytes more a slot once a waiting index passes 2 bytes (a copy,
-    // not a growth). A rehash or a column grown would add at least 12 bytes a slot.
+    // Only `blockOf` may change: 2 bytes more a slot (the high halves) once a waiting index passes
+    // 2 bytes (not a growth). A rehash or a column grown would add at least 14 bytes a slot.
     const slots = Math.ceil(n / 0.84) + 1;
     t.ok(
       ranking.byteLength - reserved <= 2 * slots,
