@@ -23,7 +23,7 @@ const ID_BYTE = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')
   ID_BYTE[c.charCodeAt(0)] = 1;
 
-/** Where the reader is in the body, and what it read (one per process: reads never interleave). */
+/** Where the reader is in the body, and its end: module state, as a read is synchronous. */
 let at = 0;
 let end = 0;
 
