@@ -38,7 +38,6 @@ async function openLeaderboard(
     now: context.now,
     periodOf,
     cacheTopList: !ports.shared,
-    refusal: (period) => rankingGate.refusal(period),
     onDegraded: (store, error) =>
       logger.warn({ err: error, store }, `${store} unavailable: answering without it`),
   });

@@ -94,6 +94,12 @@ export interface RankingStore extends StandingsReader {
   /** Whether a win of `userId` in `period` can be applied (asked before it is logged); absent: always. */
   readonly admits?: (period: Period, userId: string) => boolean;
   /**
+   * Why `period` takes no win now (its ranking is being rebuilt: the RankingGate's coded 503),
+   * asked before a win is logged so that a refused update records nothing; undefined when it
+   * does. Absent: always takes wins.
+   */
+  readonly refusal?: (period: Period) => Error | undefined;
+  /**
    * After a period was replayed because the store lost state (its watermark went back), makes
    * what the store derives from the applied wins whole again. Absent where the replay alone does
    * (a store whose answers come straight from what the replay applies).

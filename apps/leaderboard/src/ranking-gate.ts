@@ -2,8 +2,8 @@
  * The ranking as the use cases see it while a period is being rebuilt: a live ranking found lost
  * (Redis came back empty) must not answer ranks, or take wins, from half of its wins. While a
  * period is closed its reads and applies are the coded 503 LB_STORE_UNAVAILABLE with
- * Retry-After, and the service asks `refusal` before it appends a win, so a refused update leaves
- * nothing in the log (a client retries). A win appending when the period closed may be answered
+ * Retry-After, and the guarded store's `refusal` (which the service asks before it appends a win)
+ * names that 503, so a refused update leaves nothing in the log (a client retries). A win appending when the period closed may be answered
  * 503 though logged: the rebuild or the next catch-up applies it, and its retry counts once only
  * with the same match_id. The rebuild itself writes to the store underneath.
  */
@@ -58,6 +58,7 @@ export class RankingGate {
             },
           }),
       ...(admits === undefined ? {} : { admits }),
+      refusal: (period: Period): Error | undefined => this.refusal(period),
       applyWin: (win: Win): Promise<Standing> => gated(win.period, () => store.applyWin(win)),
       applyBatch: (wins) => store.applyBatch(wins),
       appliedSeq: (period) => store.appliedSeq(period),

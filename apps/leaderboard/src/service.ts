@@ -38,11 +38,6 @@ export interface LeaderboardServiceOptions {
   readonly cacheTopList: boolean;
   /** Told when a store fails and the answer falls back (a top list shows user ids for names). */
   readonly onDegraded?: (store: string, error: unknown) => void;
-  /**
-   * Why `period` takes no win now (its ranking is being rebuilt: RankingGate's refusal), asked
-   * before a win is appended; undefined when it does.
-   */
-  readonly refusal?: (period: Period) => Error | undefined;
 }
 
 /**
@@ -55,7 +50,6 @@ export class LeaderboardService {
   readonly #periodOf: (epochMs: number) => Period;
   readonly #topLists: TopListCache<Entry> | undefined;
   readonly #onDegraded: LeaderboardServiceOptions['onDegraded'];
-  readonly #refusal: LeaderboardServiceOptions['refusal'];
 
   constructor(options: LeaderboardServiceOptions) {
     this.#ports = options.ports;
@@ -63,7 +57,6 @@ export class LeaderboardService {
     this.#periodOf = options.periodOf;
     this.#topLists = options.cacheTopList ? new TopListCache<Entry>() : undefined;
     this.#onDegraded = options.onDegraded;
-    this.#refusal = options.refusal;
   }
 
   currentPeriod(): Period {
@@ -87,7 +80,7 @@ export class LeaderboardService {
   ): Promise<RecordedWin> {
     const at = this.#now();
     const period = this.#periodOf(at);
-    const refused = this.#refusal?.(period);
+    const refused = this.#ports.rankings.refusal?.(period);
     if (refused !== undefined) return Promise.reject(refused);
     const newWin = {
       period,

@@ -69,17 +69,21 @@ t.test("the check of a new player's room passes through the gate", async (t) => 
   t.equal(guarded.admits?.('2026-11', 'ada'), true);
 });
 
-t.test('refusal: the coded 503 while a period is closed, none while it is open', (t) => {
+t.test('refusal, on the gate and on the store it guards: the coded 503 while a period is closed', (t) => {
   const gate = new RankingGate();
-  t.equal(gate.refusal('2026-11'), undefined);
-  gate.close('2026-11');
-  t.match(gate.refusal('2026-11'), {
-    code: 'LB_STORE_UNAVAILABLE',
-    status: 503,
-    headers: { 'Retry-After': '1' },
-  });
-  t.equal(gate.refusal('2026-10'), undefined, 'another period takes wins');
-  gate.open('2026-11');
-  t.equal(gate.refusal('2026-11'), undefined);
+  const guarded = gate.guard(new MemoryRankingStore('shared'));
+  t.ok(guarded.refusal, 'the guarded store names its refusal');
+  for (const refusal of [gate.refusal.bind(gate), guarded.refusal ?? (() => undefined)]) {
+    t.equal(refusal('2026-11'), undefined);
+    gate.close('2026-11');
+    t.match(refusal('2026-11'), {
+      code: 'LB_STORE_UNAVAILABLE',
+      status: 503,
+      headers: { 'Retry-After': '1' },
+    });
+    t.equal(refusal('2026-10'), undefined, 'another period takes wins');
+    gate.open('2026-11');
+    t.equal(refusal('2026-11'), undefined);
+  }
   t.end();
 });

@@ -47,3 +47,29 @@ t.test('a new player past the id arena is refused with a code before the win is 
   );
   t.equal(winLog.wins.length, 4);
 });
+
+t.test('a period whose ranking is being rebuilt refuses the win before it is logged', async (t) => {
+  const winLog = new ListWinLog(PERIOD);
+  const gate = new RankingGate();
+  const service = new LeaderboardService({
+    // The refusal travels with the guarded store (descriptor.ts wires nothing else).
+    ports: {
+      winLog,
+      rankings: gate.guard(new MemoryRankingStore('shared')),
+      archive: { isArchived: () => Promise.resolve(false) } as unknown as ArchiveStore,
+      profiles: {} as ProfileStore,
+    },
+    now: () => Date.UTC(2026, 10, 15),
+    periodOf: () => PERIOD,
+    cacheTopList: false,
+  });
+  gate.close(PERIOD);
+  await t.rejects(service.recordWin({ userId: 'ada', points: 1 }), { code: 'LB_STORE_UNAVAILABLE' });
+  await t.rejects(service.recordWin({ userId: 'ada', points: 1, matchId: 'm-1' }), {
+    code: 'LB_STORE_UNAVAILABLE',
+  });
+  t.equal(winLog.wins.length, 0, 'nothing logged');
+  gate.open(PERIOD);
+  await service.recordWin({ userId: 'ada', points: 1, matchId: 'm-1' });
+  t.equal(winLog.wins.length, 1);
+});

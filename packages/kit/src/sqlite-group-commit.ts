@@ -69,10 +69,6 @@ interface Waiting<Result> {
   readonly reject: (error: unknown) => void;
 }
 
-interface Queued<Item, Result> extends Waiting<Result> {
-  readonly item: Item;
-}
-
 export class SqliteGroupCommit<Item, Result> {
   readonly #commit: (items: readonly Item[]) => readonly Result[];
   readonly #durable: boolean;
@@ -87,10 +83,13 @@ export class SqliteGroupCommit<Item, Result> {
   #queuedSince = 0n;
   /** The live WAL: SQLite never unlinks it while `db` is open (see the docs); none for 'connection'. */
   readonly #wal: number | undefined;
-  #queued: Array<Queued<Item, Result>> = [];
+  /** Submitted, not yet committed, and who waits for each (same index): no entry object per item. */
+  #queued: Item[] = [];
+  #queuedWaiting: Array<Waiting<Result>> = [];
   #scheduled = false;
-  /** Committed, waiting for the next sync. */
-  #unsynced: Array<[Waiting<Result>, Result]> = [];
+  /** Committed, waiting for the next sync: the results and, at the same index, their waiters. */
+  #unsynced: Result[] = [];
+  #unsyncedWaiting: Array<Waiting<Result>> = [];
   #syncing = false;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -133,7 +132,8 @@ export class SqliteGroupCommit<Item, Result> {
     if (this.#closed) return Promise.reject(new Error('group commit is closed'));
     return new Promise((resolve, reject) => {
       if (this.#queued.length === 0 && this.#holdNs > 0n) this.#queuedSince = process.hrtime.bigint();
-      this.#queued.push({ item, resolve, reject });
+      this.#queued.push(item);
+      this.#queuedWaiting.push({ resolve, reject });
       if (!this.#scheduled) {
         // Not at once: the submits of this turn of the event loop go together.
         this.#scheduled = true;
@@ -164,24 +164,29 @@ export class SqliteGroupCommit<Item, Result> {
     // Held: the next submit's turn looks again, and the sync's end commits it.
     if (this.#held() || this.#waitsForLock()) return;
     const group = this.#queued;
+    const waiting = this.#queuedWaiting;
     this.#queued = [];
+    this.#queuedWaiting = [];
     if (this.#failed !== undefined) {
-      for (const queued of group) queued.reject(this.#failed);
+      for (const waiter of waiting) waiter.reject(this.#failed);
       return this.#settled();
     }
     this.#beforeBegin?.();
     let results: readonly Result[];
     try {
-      results = this.#commit(group.map((queued) => queued.item));
+      results = this.#commit(group);
     } catch (error) {
-      for (const queued of group) queued.reject(error);
+      for (const waiter of waiting) waiter.reject(error);
       return this.#settled();
     }
     if (!this.#durable) {
-      group.forEach((queued, i) => queued.resolve(results[i]!));
+      for (let i = 0; i < waiting.length; i++) waiting[i]!.resolve(results[i]!);
       return this.#settled();
     }
-    group.forEach((queued, i) => this.#unsynced.push([queued, results[i]!]));
+    for (let i = 0; i < waiting.length; i++) {
+      this.#unsynced.push(results[i]!);
+      this.#unsyncedWaiting.push(waiting[i]!);
+    }
     this.#startSync();
   }
 
@@ -216,11 +221,13 @@ export class SqliteGroupCommit<Item, Result> {
     if (this.#syncing || this.#unsynced.length === 0 || wal === undefined) return this.#settled();
     this.#syncing = true;
     const covered = this.#unsynced;
+    const waiting = this.#unsyncedWaiting;
     this.#unsynced = [];
+    this.#unsyncedWaiting = [];
     this.#sync(wal, (error) => {
       this.#syncing = false;
-      if (error !== null) return this.#fail(error, covered);
-      for (const [waiting, result] of covered) waiting.resolve(result);
+      if (error !== null) return this.#fail(error, waiting);
+      for (let i = 0; i < waiting.length; i++) waiting[i]!.resolve(covered[i]!);
       if (this.#queued.length > 0 && !this.#scheduled) this.#flush();
       else this.#startSync();
     });
@@ -231,14 +238,19 @@ export class SqliteGroupCommit<Item, Result> {
    * writing the pages this one lost: every commit not yet synced is refused, and so is every
    * item after, until the process opens the file again.
    */
-  #fail(error: NodeJS.ErrnoException, covered: Array<[Waiting<Result>, Result]>): void {
-    this.#failed = new Error(`fdatasync of the WAL failed; no more commits: ${error.message}`, {
+  #fail(error: NodeJS.ErrnoException, covered: ReadonlyArray<Waiting<Result>>): void {
+    const failed = new Error(`fdatasync of the WAL failed; no more commits: ${error.message}`, {
       cause: error,
     });
-    for (const [waiting] of [...covered, ...this.#unsynced]) waiting.reject(this.#failed);
+    this.#failed = failed;
+    for (const waiter of [...covered, ...this.#unsyncedWaiting]) waiter.reject(failed);
     this.#unsynced = [];
+    this.#unsyncedWaiting = [];
     // Held ones too (none when nothing is held: they wait for their turn's flush).
-    if (!this.#scheduled) for (const queued of this.#queued.splice(0)) queued.reject(this.#failed);
+    if (!this.#scheduled) {
+      this.#queued = [];
+      for (const waiter of this.#queuedWaiting.splice(0)) waiter.reject(failed);
+    }
     this.#settled();
   }
 

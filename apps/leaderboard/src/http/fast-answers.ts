@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { TOP_LIST_SIZE, type Standing } from '../core/standing.ts';
 import type { Entry, LeaderboardService, RecordedWin } from '../service.ts';
 import { MAX_PLAIN_SCORE_BYTES, plainScore } from './plain-score.ts';
+import { plainScoreOfBytes } from './plain-score-bytes.ts';
 import { entry, userInfoJson } from './replies.ts';
 import { userIdSchema } from './schemas.ts';
 
@@ -56,6 +57,12 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
     route: SCORES_URL,
     scope: 'scores:write',
     maxBodyBytes: MAX_PLAIN_SCORE_BYTES,
+    // The usual spelling of a plain body, read from its bytes; any other goes through JSON.parse.
+    writeBytes(body) {
+      const score = plainScoreOfBytes(body, maxPoints);
+      if (score === undefined) return undefined;
+      return service.recordWin(score).then(replyOf);
+    },
     write(body) {
       const score = plainScore(body, maxPoints);
       if (score === undefined) return undefined;

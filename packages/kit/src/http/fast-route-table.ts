@@ -123,12 +123,21 @@ export class FastRouteTable {
   }
 }
 
-/** The write's answer to `body`, or undefined when it is not JSON or the write declines it. */
+/**
+ * The write's answer to `body` (its bytes read by `writeBytes`, else parsed for `write`), or
+ * undefined when it is not JSON or the write declines it.
+ */
 export function tryWrite(
   write: FastWrite,
   body: Buffer,
   principal: Principal,
 ): Promise<FastReply> | undefined {
+  try {
+    const answer = write.writeBytes?.(body, principal);
+    if (answer !== undefined) return answer;
+  } catch (error) {
+    return rejected(error);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -138,6 +147,10 @@ export function tryWrite(
   try {
     return write.write(parsed, principal);
   } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    return rejected(error);
   }
+}
+
+function rejected(error: unknown): Promise<never> {
+  return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 }

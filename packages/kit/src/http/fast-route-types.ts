@@ -53,6 +53,12 @@ export interface FastWrite {
    * ProblemError as its problem, anything else as a logged 500.
    */
   write(body: unknown, principal: Principal): Promise<FastReply> | undefined;
+  /**
+   * Tried first, on the body's bytes as they came: the answer for a body it reads itself (the
+   * plain case in its usual spelling, without JSON.parse's generic object), or undefined to hand
+   * the body to JSON.parse and `write` (nothing may have been done then). Rejections as `write`'s.
+   */
+  writeBytes?(body: Buffer, principal: Principal): Promise<FastReply> | undefined;
 }
 
 /**
