@@ -9,6 +9,7 @@
  */
 import type { TraceScope } from '@tessera/kit';
 import type { WalCheckpoints } from '@tessera/kit/sqlite';
+import type { Admission } from './core/admission.ts';
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
 import type { NewWin, Win } from './core/win.ts';
@@ -92,7 +93,9 @@ export interface RankingStore extends StandingsReader {
    */
   readonly applyWinNow?: (win: Win) => Standing;
   /** Whether a win of `userId` in `period` can be applied (asked before it is logged); absent: always. */
-  readonly admits?: (period: Period, userId: string) => boolean;
+  readonly admits?: (period: Period, userId: string) => Admission;
+  /** The win `admits` answered `reserved` for will not be applied: the room set aside goes back. */
+  readonly dropAdmitted?: (period: Period, userId: string) => void;
   /**
    * Why `period` takes no win now (its ranking is being rebuilt: the RankingGate's coded 503),
    * asked before a win is logged so that a refused update records nothing; undefined when it

@@ -39,7 +39,7 @@ export class RankingGate {
       if (!this.#closed.has(period)) return run();
       return Promise.reject(this.#unavailable(period));
     };
-    const { standingNow, applyWinNow, admits } = store;
+    const { standingNow, applyWinNow, admits, dropAdmitted } = store;
     return {
       // The answer that must not wait: none while the period is closed (the full route then
       // answers its 503).
@@ -58,6 +58,7 @@ export class RankingGate {
             },
           }),
       ...(admits === undefined ? {} : { admits }),
+      ...(dropAdmitted === undefined ? {} : { dropAdmitted }),
       refusal: (period: Period): Error | undefined => this.refusal(period),
       applyWin: (win: Win): Promise<Standing> => gated(win.period, () => store.applyWin(win)),
       applyBatch: (wins) => store.applyBatch(wins),

@@ -89,14 +89,27 @@ export class LeaderboardService {
       matchId: input.matchId,
       at,
     };
-    if (this.#ports.rankings.admits?.(newWin.period, input.userId) === false)
-      return Promise.reject(
-        leaderboardErrors.LB_PLAYER_LIMIT(`no room for another player id in ${newWin.period}`),
-      );
-    if (trace !== NO_TRACE) return this.#recordTraced(newWin, input, trace);
-    // Untraced (nearly every update): one reaction to the append and, with an embedded ranking,
-    // no further promise: fewer objects per update live across the log's sync. Without a match id
-    // no append is a duplicate, and the reaction is made once, not per update.
+    const admission = this.#ports.rankings.admits?.(period, input.userId);
+    if (admission === 'refused')
+      return Promise.reject(leaderboardErrors.LB_PLAYER_LIMIT(`no room for another player id in ${period}`));
+    const recorded =
+      trace === NO_TRACE ? this.#recordUntraced(newWin, input) : this.#recordTraced(newWin, input, trace);
+    if (admission !== 'reserved') return recorded;
+    // A new player near the id arena's end: the room set aside for their id goes back if the win
+    // fails (not logged, or a match id that conflicts). A win logged but not applied (its period
+    // closed meanwhile) is applied by the rebuild, which the arena's headroom makes room for.
+    return recorded.catch((error: unknown) => {
+      this.#ports.rankings.dropAdmitted?.(period, input.userId);
+      throw error;
+    });
+  }
+
+  /**
+   * Nearly every update: one reaction to the append and, with an embedded ranking, no further
+   * promise: fewer objects per update live across the log's sync. Without a match id no append is
+   * a duplicate, and the reaction is made once, not per update.
+   */
+  #recordUntraced(newWin: NewWin, input: MatchInput): Promise<RecordedWin> {
     const appended = this.#ports.winLog.append(newWin);
     if (input.matchId === undefined) return appended.then(this.#applyFresh);
     return appended.then((result) => this.#apply(result, input));

@@ -66,7 +66,8 @@ t.test('a store without instant answers is guarded without them', async (t) => {
 
 t.test("the check of a new player's room passes through the gate", async (t) => {
   const guarded = new RankingGate().guard(new MemoryRankingStore('shared'));
-  t.equal(guarded.admits?.('2026-11', 'ada'), true);
+  t.equal(guarded.admits?.('2026-11', 'ada'), 'admitted');
+  t.ok(guarded.dropAdmitted, 'and the giving back of its room');
 });
 
 t.test('refusal, on the gate and on the store it guards: the coded 503 while a period is closed', (t) => {

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { MemoryRankingStore } from '../src/adapters/embedded/memory-ranking-store.ts';
 import { Ranking } from '../src/core/ranking.ts';
-import type { ArchiveStore, ProfileStore } from '../src/ports.ts';
+import type { NewWin } from '../src/core/win.ts';
+import type { AppendResult, ArchiveStore, ProfileStore, WinLog } from '../src/ports.ts';
 import { RankingGate } from '../src/ranking-gate.ts';
 import { LeaderboardService } from '../src/service.ts';
 import { ListWinLog } from './helpers/list-win-log.ts';
@@ -72,4 +73,52 @@ t.test('a period whose ranking is being rebuilt refuses the win before it is log
   gate.open(PERIOD);
   await service.recordWin({ userId: 'ada', points: 1, matchId: 'm-1' });
   t.equal(winLog.wins.length, 1);
+});
+
+/** A list win log that fails the appends of one player (as a log that cannot be reached would). */
+class FailingFor extends ListWinLog {
+  readonly #userId: string;
+  constructor(period: string, userId: string) {
+    super(period);
+    this.#userId = userId;
+  }
+  override append(win: NewWin): Promise<AppendResult> {
+    if (win.userId === this.#userId) return Promise.reject(new Error('the log is unreachable'));
+    return super.append(win);
+  }
+}
+
+/** A service over `winLog` and a month whose arena lets 16 bytes of new ids in, each reserved. */
+function smallArenaService(winLog: WinLog): LeaderboardService {
+  return new LeaderboardService({
+    ports: {
+      winLog,
+      rankings: new RankingGate().guard(new SmallArenaStore()),
+      archive: { isArchived: () => Promise.resolve(false) } as unknown as ArchiveStore,
+      profiles: {} as ProfileStore,
+    },
+    now: () => Date.UTC(2026, 10, 15),
+    periodOf: () => PERIOD,
+    cacheTopList: false,
+  });
+}
+
+t.test("a new player's reserved room goes back when their win fails", async (t) => {
+  const service = smallArenaService(new FailingFor(PERIOD, 'player_1'));
+  await t.rejects(service.recordWin({ userId: 'player_1', points: 1 }), /unreachable/);
+  // Without the room of player_1's failed win given back, 8 reserved + 8 + 8 > 16.
+  await service.recordWin({ userId: 'player_2', points: 1 });
+  await service.recordWin({ userId: 'player_3', points: 1 });
+  t.pass('both new players recorded in the 16 bytes');
+});
+
+t.test("a new player's reserved room goes back when their match id conflicts", async (t) => {
+  const winLog = new ListWinLog(PERIOD);
+  const service = smallArenaService(winLog);
+  await service.recordWin({ userId: 'player_1', points: 1, matchId: 'm-1' });
+  await t.rejects(service.recordWin({ userId: 'player_2', points: 1, matchId: 'm-1' }), {
+    code: 'LB_MATCH_ID_CONFLICT',
+  });
+  await service.recordWin({ userId: 'player_3', points: 1 });
+  t.equal(winLog.wins.length, 2, 'player_1 and player_3: 16 bytes, player_2 reserved nothing left');
 });

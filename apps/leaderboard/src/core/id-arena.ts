@@ -8,11 +8,20 @@ export const MAX_ARENA_BYTES = 0xffff_ffff;
  * admitted here (a catch-up applying wins another instance logged, a restore).
  */
 export const ADMIT_HEADROOM = 1 << 20;
+/**
+ * How near its end the arena must be before `admit` reserves room per new id. Below it a new id
+ * is let in with no lookup and no reservation (an update pays nothing for the check): one let in
+ * there can still fail to be stored only if, while its win is being logged, some million other
+ * new 64-character ids (64 MiB) are stored or reserved.
+ */
+export const RESERVE_WITHIN = 64 << 20;
 
 /** The arena's limits: a test injects small ones instead of filling 4 GiB. */
 export interface ArenaLimits {
   readonly bytes: number;
   readonly headroom: number;
+  /** From `bytes - reserveWithin` on, new ids reserve their room (RESERVE_WITHIN by default). */
+  readonly reserveWithin?: number;
 }
 
 /**
@@ -27,8 +36,17 @@ export class IdArena {
   #reserved = 0;
   readonly #limits: ArenaLimits;
 
+  /** Where reserving begins: `#used + #reserved` from it on. */
+  readonly #reserveFrom: number;
+
   constructor(limits: ArenaLimits = { bytes: MAX_ARENA_BYTES, headroom: ADMIT_HEADROOM }) {
     this.#limits = limits;
+    this.#reserveFrom = limits.bytes - (limits.reserveWithin ?? RESERVE_WITHIN);
+  }
+
+  /** Whether a new id must go through `admit` (the arena is near its end); else it is let in as it is. */
+  get reserving(): boolean {
+    return this.#used + this.#reserved >= this.#reserveFrom;
   }
 
   get byteLength(): number {

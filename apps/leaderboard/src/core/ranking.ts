@@ -1,3 +1,4 @@
+import type { Admission } from './admission.ts';
 import { ChangedSet } from './changed-set.ts';
 import type { RankingEntry, TakenChanges } from './ranking-entry.ts';
 import { BULK_GROWTH, BULK_PLACEMENT, DENSE_SCORES } from './ranking-options.ts';
@@ -101,16 +102,17 @@ export class Ranking {
   }
 
   /**
-   * Whether a win of `userId` can be applied: false for a new player whose id the id table has
+   * Whether a win of `userId` can be applied: refused for a new player whose id the id table has
    * no room left for (see UserIdTable.admits). The service asks before it logs the win.
    */
-  admits(userId: string): boolean {
+  admits(userId: string): Admission {
     return this.#ids.admits(userId);
   }
 
   /**
-   * A win `admits` let in will not be applied (its logging failed): the room reserved for its new
-   * player goes back. Not needed for a win that is logged after all: applying it ends the reservation.
+   * A win `admits` answered `reserved` for will not be applied (its logging failed, its match id
+   * conflicts): the room reserved for its new player goes back. Applying the win ends the
+   * reservation instead.
    */
   dropAdmitted(userId: string): void {
     this.#ids.dropAdmitted(userId);

@@ -1,3 +1,4 @@
+import type { Admission } from './admission.ts';
 import { AdmittedIds } from './admitted-ids.ts';
 import { type ArenaLimits, IdArena } from './id-arena.ts';
 import { hashString, hashWords, hexOf, home, parseHex, WORDS } from './id-keys.ts';
@@ -99,15 +100,16 @@ export class UserIdTable {
   }
 
   /**
-   * Whether `id` can be interned: always for a packed hex id or a known one; a new one kept as
-   * bytes only while the arena has room, which is then reserved for it until it is stored or
-   * `dropAdmitted` (see AdmittedIds). Asked before every win is logged: a hex id is only parsed,
-   * another one looked up (a cache miss at scale), since only a new one may reserve.
+   * Whether `id` can be interned (see Admission): always for a packed hex id or a known one; a new
+   * one kept as bytes only while the arena has room. Asked before every win is logged, so it looks
+   * nothing up until the arena is near its end (IdArena.reserving); from there a new id's room is
+   * reserved until it is stored or `dropAdmitted` (see AdmittedIds).
    */
-  admits(id: string): boolean {
+  admits(id: string): Admission {
+    if (!this.#arena.reserving) return 'admitted';
     const hash = this.#parse(id);
-    if (this.#isHex || !this.#isEmpty(this.#find(id, hash))) return true;
-    return this.#admitted.admit(id);
+    if (this.#isHex || !this.#isEmpty(this.#find(id, hash))) return 'admitted';
+    return this.#admitted.admit(id) ? 'reserved' : 'refused';
   }
 
   /** A win of `id` that `admits` let in will not be applied (it was not logged): its room goes back. */

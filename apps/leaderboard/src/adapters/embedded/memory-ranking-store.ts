@@ -1,3 +1,4 @@
+import type { Admission } from '../../core/admission.ts';
 import type { Period } from '../../core/period.ts';
 import { Ranking } from '../../core/ranking.ts';
 import type { Standing, TieBreak } from '../../core/standing.ts';
@@ -55,8 +56,12 @@ export class MemoryRankingStore implements RankingStore {
     return standing;
   };
 
-  readonly admits = (period: Period, userId: string): boolean =>
-    this.#rankings.get(period)?.admits(userId) ?? true;
+  readonly admits = (period: Period, userId: string): Admission =>
+    this.#rankings.get(period)?.admits(userId) ?? 'admitted';
+
+  readonly dropAdmitted = (period: Period, userId: string): void => {
+    this.#rankings.get(period)?.dropAdmitted(userId);
+  };
 
   applyBatch(wins: readonly Win[]): Promise<void> {
     for (const win of wins) this.ranking(win.period).apply(win.seq, win.userId, win.points);
