@@ -247,14 +247,15 @@ export class Ranking {
   /**
    * The id table moved every player to `map[handle]` (-1: no player there) in `capacity` slots: the
    * columns, the order, the high scores, the waiting pairs and the saves' lists (in #changed) follow. Every
-   * column keyed by handle is made `capacity` long, so no later write past it grows one.
+   * column keyed by handle is made `capacity` long, so no later write past it grows one. A waiting
+   * player's pair index needs no new park: it is in their id table slot, which the rehash moved
+   * with them (SlotWords).
    */
   #renumber(map: Int32Array, capacity: number): void {
     this.#seqs.renumber(map, capacity);
     this.#changed.renumber(map, capacity);
     this.#placed.renumber(map, capacity);
     this.#waiting.renumber(map);
-    for (let at = 0; at < this.#waiting.count; at++) this.#placed.order.park(this.#waiting.handleAt(at), at);
   }
 
   /**

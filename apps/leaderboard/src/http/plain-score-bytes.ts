@@ -37,10 +37,15 @@ export function plainScoreOfBytes(body: Buffer, maxPoints: number): PlainScore |
   let matchId: string | undefined;
   for (;;) {
     const key = readKey(body);
-    if (key === USER_ID && userId === undefined) userId = readString(body, 64, true);
-    else if (key === POINTS && points === undefined) points = readPoints(body, maxPoints);
-    else if (key === MATCH_ID && matchId === undefined) matchId = readString(body, 128, false);
-    else return undefined;
+    // A value refused ends the read: `at` stays on it, and one that is missing (`"points":,`) would
+    // otherwise pass for the comma or brace after it.
+    if (key === USER_ID && userId === undefined) {
+      if ((userId = readString(body, 64, true)) === undefined) return undefined;
+    } else if (key === POINTS && points === undefined) {
+      if ((points = readPoints(body, maxPoints)) === undefined) return undefined;
+    } else if (key === MATCH_ID && matchId === undefined) {
+      if ((matchId = readString(body, 128, false)) === undefined) return undefined;
+    } else return undefined;
     if (at === end - 1) break;
     if (body[at] !== COMMA) return undefined;
     at++;

@@ -60,6 +60,11 @@ t.test('other spellings and invalid bodies are declined: JSON.parse and plainSco
     [`{"user_id":"ada","points":3,"match_id":"${'m'.repeat(129)}"}`, 'invalid'],
     ['{"user_id":"ada","points":3,"match_id":null}', 'invalid'],
     ['{"user_id":"ada","points":3,}', 'invalid'],
+    // A key without a value is not JSON, before another key or at the end.
+    ['{"user_id":"ada","points":3,"match_id":}', 'invalid'],
+    ['{"match_id":,"user_id":"ada","points":3}', 'invalid'],
+    ['{"points":,"user_id":"ada","points":3}', 'invalid'],
+    ['{"user_id":,"user_id":"ada","points":3}', 'invalid'],
     ['{"user_id":"ada",,"points":3}', 'invalid'],
     ['{"user_id":"ada","points":3}}', 'invalid'],
     ['{"user_id":"ada}', 'invalid'],
