@@ -36,6 +36,9 @@ const SHARED_BYTES = 1024 * 1024;
 // The worker is a sibling module: .ts when run from source, .js once built.
 const WORKER = new URL(`./journal-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
+/** A second request while one is out: the journal's group commit never makes one. */
+const ONE_AT_A_TIME = () => new Error('journal writer: one request at a time');
+
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
@@ -76,8 +79,11 @@ class WorkerSink implements BatchSink {
   }
 
   write(batch: JournalBatch): Promise<void> {
-    const restartWal = this.#walRestarts?.takeRestart() ?? false;
+    // Refused before anything is touched: the shared bytes and the port belong to a request out,
+    // and a WAL restart asked for is kept for the next batch that is written.
     if (this.#failed !== undefined) return Promise.reject(this.#failed);
+    if (this.#waiter !== undefined) return Promise.reject(ONE_AT_A_TIME());
+    const restartWal = this.#walRestarts?.takeRestart() ?? false;
     const shared = this.#handoff.putBatch(batch);
     if (!shared) {
       try {
@@ -101,7 +107,7 @@ class WorkerSink implements BatchSink {
   }
 
   #request(kind: RequestKind, restartWal: boolean): Promise<void> {
-    if (this.#waiter !== undefined) return Promise.reject(new Error('journal writer: one request at a time'));
+    if (this.#waiter !== undefined) return Promise.reject(ONE_AT_A_TIME());
     const answered = new Promise<void>((resolve, reject) => {
       this.#waiter = { resolve, reject };
     });
