@@ -104,6 +104,7 @@ class WorkerSink implements BatchSink {
       // Ended below all the same.
     }
     await this.#worker.terminate();
+    this.#port.close();
   }
 
   #request(kind: RequestKind, restartWal: boolean): Promise<void> {
