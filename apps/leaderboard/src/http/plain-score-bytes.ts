@@ -23,32 +23,33 @@ const ID_BYTE = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')
   ID_BYTE[c.charCodeAt(0)] = 1;
 
-/** Where the reader is in the body, and its end: module state, as a read is synchronous. */
-let at = 0;
-let end = 0;
+/** Where a read is in the body, and the body's end. */
+interface Cursor {
+  at: number;
+  readonly end: number;
+}
 
 export function plainScoreOfBytes(body: Buffer, maxPoints: number): PlainScore | undefined {
-  at = 0;
-  end = body.length;
+  const end = body.length;
   if (end < 2 || body[0] !== OPEN || body[end - 1] !== CLOSE) return undefined;
-  at = 1;
+  const cursor: Cursor = { at: 1, end };
   let userId: string | undefined;
   let points: number | undefined;
   let matchId: string | undefined;
   for (;;) {
-    const key = readKey(body);
-    // A value refused ends the read: `at` stays on it, and one that is missing (`"points":,`) would
+    const key = readKey(body, cursor);
+    // A value refused ends the read: the cursor stays on it, and one that is missing (`"points":,`) would
     // otherwise pass for the comma or brace after it.
     if (key === USER_ID && userId === undefined) {
-      if ((userId = readString(body, 64, true)) === undefined) return undefined;
+      if ((userId = readString(body, cursor, 64, true)) === undefined) return undefined;
     } else if (key === POINTS && points === undefined) {
-      if ((points = readPoints(body, maxPoints)) === undefined) return undefined;
+      if ((points = readPoints(body, cursor, maxPoints)) === undefined) return undefined;
     } else if (key === MATCH_ID && matchId === undefined) {
-      if ((matchId = readString(body, 128, false)) === undefined) return undefined;
+      if ((matchId = readString(body, cursor, 128, false)) === undefined) return undefined;
     } else return undefined;
-    if (at === end - 1) break;
-    if (body[at] !== COMMA) return undefined;
-    at++;
+    if (cursor.at === end - 1) break;
+    if (body[cursor.at] !== COMMA) return undefined;
+    cursor.at++;
   }
   if (userId === undefined || points === undefined) return undefined;
   return matchId === undefined ? { userId, points } : { userId, points, matchId };
@@ -63,14 +64,15 @@ const KEYS: ReadonlyArray<readonly [number, Buffer]> = [
   [MATCH_ID, Buffer.from('"match_id":', 'latin1')],
 ];
 
-/** The key at `at` with its colon (moving past them), or 0 for any other. */
-function readKey(body: Buffer): number {
+/** The key at the cursor with its colon (moving past them), or 0 for any other. */
+function readKey(body: Buffer, cursor: Cursor): number {
+  const { at, end } = cursor;
   for (const [key, text] of KEYS) {
     if (at + text.length > end || body[at + 1] !== text[1]) continue;
     let i = 0;
     while (i < text.length && body[at + i] === text[i]) i++;
     if (i < text.length) return 0;
-    at += text.length;
+    cursor.at = at + text.length;
     return key;
   }
   return 0;
@@ -80,7 +82,8 @@ function readKey(body: Buffer): number {
  * A string without escapes of 1..`max` bytes: user-id characters, or (a match id) any printable
  * ASCII but the quote and the backslash, which a JSON string escapes. Undefined otherwise.
  */
-function readString(body: Buffer, max: number, idOnly: boolean): string | undefined {
+function readString(body: Buffer, cursor: Cursor, max: number, idOnly: boolean): string | undefined {
+  const { at, end } = cursor;
   if (body[at] !== QUOTE) return undefined;
   const from = at + 1;
   let i = from;
@@ -91,12 +94,13 @@ function readString(body: Buffer, max: number, idOnly: boolean): string | undefi
   }
   const length = i - from;
   if (i === end || length === 0 || length > max) return undefined;
-  at = i + 1;
+  cursor.at = i + 1;
   return body.toString('latin1', from, i);
 }
 
 /** An integer 1..maxPoints in JSON's own spelling (no leading zero, sign, fraction or exponent). */
-function readPoints(body: Buffer, maxPoints: number): number | undefined {
+function readPoints(body: Buffer, cursor: Cursor, maxPoints: number): number | undefined {
+  const { at, end } = cursor;
   const first = body[at];
   if (first === undefined || first <= ZERO || first > NINE) return undefined;
   let value = 0;
@@ -110,6 +114,6 @@ function readPoints(body: Buffer, maxPoints: number): number | undefined {
   const next = body[i];
   if (i - at > MAX_DIGITS || (next !== COMMA && next !== CLOSE)) return undefined;
   if (value > maxPoints) return undefined;
-  at = i;
+  cursor.at = i;
   return value;
 }
