@@ -17,9 +17,9 @@ class SmallArenaStore extends MemoryRankingStore {
   }
 }
 
-t.test('a new player past the id arena is refused with a code before the win is logged', async (t) => {
-  const winLog = new ListWinLog(PERIOD);
-  const service = new LeaderboardService({
+/** A service over `winLog` and a month whose arena lets 16 bytes of new ids in, each reserved. */
+function smallArenaService(winLog: WinLog): LeaderboardService {
+  return new LeaderboardService({
     ports: {
       winLog,
       // Through the gate, as the service is wired (descriptor.ts).
@@ -31,6 +31,11 @@ t.test('a new player past the id arena is refused with a code before the win is 
     periodOf: () => PERIOD,
     cacheTopList: false,
   });
+}
+
+t.test('a new player past the id arena is refused with a code before the win is logged', async (t) => {
+  const winLog = new ListWinLog(PERIOD);
+  const service = smallArenaService(winLog);
   const code = (input: { userId: string; points: number }): Promise<string> =>
     service.recordWin(input).then(
       () => 'recorded',
@@ -86,21 +91,6 @@ class FailingFor extends ListWinLog {
     if (win.userId === this.#userId) return Promise.reject(new Error('the log is unreachable'));
     return super.append(win);
   }
-}
-
-/** A service over `winLog` and a month whose arena lets 16 bytes of new ids in, each reserved. */
-function smallArenaService(winLog: WinLog): LeaderboardService {
-  return new LeaderboardService({
-    ports: {
-      winLog,
-      rankings: new RankingGate().guard(new SmallArenaStore()),
-      archive: { isArchived: () => Promise.resolve(false) } as unknown as ArchiveStore,
-      profiles: {} as ProfileStore,
-    },
-    now: () => Date.UTC(2026, 10, 15),
-    periodOf: () => PERIOD,
-    cacheTopList: false,
-  });
 }
 
 t.test("a new player's reserved room goes back when their win fails", async (t) => {
