@@ -39,7 +39,7 @@ export class RankingGate {
       if (!this.#closed.has(period)) return run();
       return Promise.reject(this.#unavailable(period));
     };
-    const { standingNow, applyWinNow, admits, dropAdmitted } = store;
+    const { standingNow, applyWinNow, admits, dropAdmitted, refusal } = store;
     return {
       // The answer that must not wait: none while the period is closed (the full route then
       // answers its 503).
@@ -59,7 +59,8 @@ export class RankingGate {
           }),
       ...(admits === undefined ? {} : { admits }),
       ...(dropAdmitted === undefined ? {} : { dropAdmitted }),
-      refusal: (period: Period): Error | undefined => this.refusal(period),
+      // The gate's 503 first; a store that refuses wins of its own keeps its say.
+      refusal: (period: Period): Error | undefined => this.refusal(period) ?? refusal?.(period),
       applyWin: (win: Win): Promise<Standing> => gated(win.period, () => store.applyWin(win)),
       applyBatch: (wins) => store.applyBatch(wins),
       appliedSeq: (period) => store.appliedSeq(period),

@@ -88,3 +88,20 @@ t.test('refusal, on the gate and on the store it guards: the coded 503 while a p
   }
   t.end();
 });
+
+t.test("a guarded store's own refusal is kept, behind the gate's", (t) => {
+  const own = new Error('the store takes no wins');
+  const refusing: RankingStore = Object.assign(
+    Object.create(new MemoryRankingStore('shared')) as RankingStore,
+    {
+      refusal: (period: string) => (period === '2026-11' ? own : undefined),
+    },
+  );
+  const gate = new RankingGate();
+  const guarded = gate.guard(refusing);
+  t.equal(guarded.refusal?.('2026-11'), own, "the store's refusal while the gate is open");
+  t.equal(guarded.refusal?.('2026-10'), undefined);
+  gate.close('2026-11');
+  t.match(guarded.refusal?.('2026-11'), { code: 'LB_STORE_UNAVAILABLE' }, "the gate's 503 while closed");
+  t.end();
+});
