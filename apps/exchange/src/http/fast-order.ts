@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ExchangeService, OrderInput, OrderView } from '../service.ts';
+import { plainOrderOfBytes } from './plain-order-bytes.ts';
 import { orderBodySchema } from './schemas/orders.ts';
 
 const ORDER_URL = '/v1/order';
@@ -49,6 +50,12 @@ export function addFastOrder(app: FastifyInstance, service: ExchangeService): vo
     route: ORDER_URL,
     scope: 'trade',
     maxBodyBytes: MAX_PLAIN_ORDER_BYTES,
+    // The usual spelling of a plain order, read from its bytes; any other goes through JSON.parse.
+    writeBytes(body, principal) {
+      const input = plainOrderOfBytes(body);
+      if (input === undefined) return undefined;
+      return answerOrder(service, principal.sub, input);
+    },
     write(body, principal) {
       const input = plainOrder(body);
       if (input === undefined) return undefined;

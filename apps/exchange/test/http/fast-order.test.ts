@@ -63,6 +63,10 @@ t.test('a plain order is answered before fastify, as the full route answers it',
   reachedFastify.length = 0;
   const fast = await call('POST', '/v1/order', order());
   t.same(reachedFastify, [], 'answered before fastify');
+  // Another spelling than the bytes reader's (whitespace): JSON.parse's object, still at the edge.
+  const spaced = await call('POST', '/v1/order', JSON.stringify(order({ price: 98 }), null, 1));
+  t.same(reachedFastify, [], 'another spelling is answered before fastify too');
+  t.match(JSON.parse(spaced.body), { price: 98, status: 'new' });
   await call('POST', '/v1/order?full', order({ price: 99 }));
   t.same(reachedFastify, ['POST /v1/order?full'], 'while a query takes the route (the hook sees it)');
   const id = (JSON.parse(fast.body) as { id: number }).id;
@@ -85,7 +89,7 @@ t.test('a plain order is answered before fastify, as the full route answers it',
   }
   t.equal(
     placed,
-    3 + 2 * refusals.length + 2,
+    4 + 2 * refusals.length + 2,
     'each order placed once per request (the market order reaches the service)',
   );
 });
