@@ -113,3 +113,13 @@ t.test('orderJson writes the response schema’s fields in its order, and only t
     '{"id":3,"creationTime":7,"symbol":"AAPL","side":"buy","price":100,"orderType":"limit","quantity":5,"filledQuantity":0,"remainingQuantity":5,"status":"new"}',
   );
 });
+
+t.test('orderJson writes any symbol as JSON.stringify does', async (t) => {
+  const base = { id: 1, creationTime: 2, side: 'sell', price: 3, orderType: 'limit' } as const;
+  const counts = { quantity: 4, filledQuantity: 0, remainingQuantity: 4, status: 'new' } as const;
+  for (const symbol of ['AAPL', 'BRK.A', 'A"B', 'A\\B', 'A\nB', 'A\u007fB', 'Äpfel', 'A\ud800B', '']) {
+    const text = orderJson({ ...base, symbol, ...counts });
+    t.ok(text.includes(`"symbol":${JSON.stringify(symbol)},`), text);
+    t.equal((JSON.parse(text) as { symbol: string }).symbol, JSON.parse(JSON.stringify(symbol)));
+  }
+});
