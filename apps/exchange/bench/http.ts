@@ -38,6 +38,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 32);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+/** BENCH_ONLY=orders: the orders and both baselines only (shorter A/B runs, profiles of orders alone). */
+const ORDERS_ONLY = process.env.BENCH_ONLY === 'orders';
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 const GATEWAY = [TESSERA_MAIN, 'run', 'exchange', 'gateway'];
 
@@ -150,8 +152,10 @@ try {
     console.log(`round ${run} of ${RUNS}`);
     loads.push(loadAverage());
     runs.orders.push(load(server, 'orders (POST /v1/order)', setup(tokens), PLACE));
-    runs.orderReads.push(load(server, 'order reads (GET /v1/order/{id})', setup(tokens, ids), READ_ORDER));
-    runs.book.push(load(server, 'book reads (GET /marketdata/orderBook/L2)', setup(tokens), READ_BOOK));
+    if (!ORDERS_ONLY) {
+      runs.orderReads.push(load(server, 'order reads (GET /v1/order/{id})', setup(tokens, ids), READ_ORDER));
+      runs.book.push(load(server, 'book reads (GET /marketdata/orderBook/L2)', setup(tokens), READ_BOOK));
+    }
     runs.baseline.push(load(bare, 'baseline: bare node:http', setup(tokens), READ_BOOK));
     // The orders' own POSTs, whose bodies bare node:http parses and drains before its constant answer.
     runs.baselinePost.push(load(bare, 'baseline: bare node:http, the orders', setup(tokens), PLACE));
@@ -159,25 +163,26 @@ try {
   loads.push(loadAverage());
   const medians = {
     orders: medianOf(runs.orders),
-    orderReads: medianOf(runs.orderReads),
-    book: medianOf(runs.book),
+    orderReads: ORDERS_ONLY ? undefined : medianOf(runs.orderReads),
+    book: ORDERS_ONLY ? undefined : medianOf(runs.book),
     baseline: medianOf(runs.baseline),
     baselinePost: medianOf(runs.baselinePost),
   };
   const ratios = {
     orders: medianRatio(runs.orders, runs.baseline),
-    orderReads: medianRatio(runs.orderReads, runs.baseline),
-    book: medianRatio(runs.book, runs.baseline),
+    orderReads: ORDERS_ONLY ? undefined : medianRatio(runs.orderReads, runs.baseline),
+    book: ORDERS_ONLY ? undefined : medianRatio(runs.book, runs.baseline),
     ordersToBarePost: medianRatio(runs.orders, runs.baselinePost),
   };
   console.log(`\nresults: medians of ${RUNS} rounds (load average ${loads.join(' → ')})`);
-  const rows: Array<[string, Figures, number | undefined]> = [
+  const rows: Array<[string, Figures | undefined, number | undefined]> = [
     ['orders (POST /v1/order, goal ≥ 0.6)', medians.orders, ratios.orders],
     ['order reads (GET /v1/order/{id})', medians.orderReads, ratios.orderReads],
     ['book reads (GET /marketdata/orderBook/L2)', medians.book, ratios.book],
     ['baseline: bare node:http, constant body', medians.baseline, undefined],
   ];
   for (const [name, figures, ratio] of rows) {
+    if (figures === undefined) continue;
     const share = ratio === undefined ? '' : `  (${ratio.toFixed(2)} of bare node:http)`;
     console.log(`  ${name.padEnd(42)} ${figuresRow(figures)}${share}`);
   }

@@ -63,6 +63,10 @@ t.test('a plain order is answered before fastify, as the full route answers it',
   reachedFastify.length = 0;
   const fast = await call('POST', '/v1/order', order());
   t.same(reachedFastify, [], 'answered before fastify');
+  // Another spelling than the bytes reader's (whitespace): JSON.parse's object, still at the edge.
+  const spaced = await call('POST', '/v1/order', JSON.stringify(order({ price: 98 }), null, 1));
+  t.same(reachedFastify, [], 'another spelling is answered before fastify too');
+  t.match(JSON.parse(spaced.body), { price: 98, status: 'new' });
   await call('POST', '/v1/order?full', order({ price: 99 }));
   t.same(reachedFastify, ['POST /v1/order?full'], 'while a query takes the route (the hook sees it)');
   const id = (JSON.parse(fast.body) as { id: number }).id;
@@ -85,7 +89,7 @@ t.test('a plain order is answered before fastify, as the full route answers it',
   }
   t.equal(
     placed,
-    3 + 2 * refusals.length + 2,
+    4 + 2 * refusals.length + 2,
     'each order placed once per request (the market order reaches the service)',
   );
 });
@@ -108,4 +112,14 @@ t.test('orderJson writes the response schema’s fields in its order, and only t
     orderJson(view),
     '{"id":3,"creationTime":7,"symbol":"AAPL","side":"buy","price":100,"orderType":"limit","quantity":5,"filledQuantity":0,"remainingQuantity":5,"status":"new"}',
   );
+});
+
+t.test('orderJson writes any symbol as JSON.stringify does', async (t) => {
+  const base = { id: 1, creationTime: 2, side: 'sell', price: 3, orderType: 'limit' } as const;
+  const counts = { quantity: 4, filledQuantity: 0, remainingQuantity: 4, status: 'new' } as const;
+  for (const symbol of ['AAPL', 'BRK.A', 'A"B', 'A\\B', 'A\nB', 'A\u007fB', 'Äpfel', 'A\ud800B', '']) {
+    const text = orderJson({ ...base, symbol, ...counts });
+    t.ok(text.includes(`"symbol":${JSON.stringify(symbol)},`), text);
+    t.equal((JSON.parse(text) as { symbol: string }).symbol, JSON.parse(JSON.stringify(symbol)));
+  }
 });

@@ -1,0 +1,121 @@
+import t from 'tap';
+import { seededRandom } from '@tessera/testkit';
+import { plainOrder } from '../../src/http/fast-order.ts';
+import { plainOrderOfBytes } from '../../src/http/plain-order-bytes.ts';
+
+/**
+ * The bytes reader takes a body only as plainOrder takes JSON.parse's object of it: whatever it
+ * reads equals plainOrder's answer, and whatever it declines goes to plainOrder (which may take
+ * it, in another spelling, or decline it too).
+ */
+const ofBytes = (text: string) => plainOrderOfBytes(Buffer.from(text, 'utf8'));
+const ofParse = (text: string) => {
+  try {
+    return plainOrder(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+};
+const MAX = Number.MAX_SAFE_INTEGER;
+/** Its fields in one order, whatever the body's. */
+const canonical = (order: object | undefined) =>
+  order === undefined ? 'undefined' : JSON.stringify(order, Object.keys(order).sort());
+
+t.test('the usual spellings are read from the bytes, as plainOrder reads them', async (t) => {
+  const taken = [
+    '{"symbol":"AAPL","side":"buy","price":10000,"orderType":"limit","quantity":5}',
+    '{"quantity":1,"orderType":"limit","price":1,"side":"sell","symbol":"BRK.A"}',
+    '{"side":"sell","symbol":"Z","quantity":10,"price":9990,"orderType":"limit"}',
+    '{"symbol":"ABCDEFGHIJ.9","side":"buy","price":9007199254740991,"orderType":"limit","quantity":9007199254740991}',
+  ];
+  for (const text of taken) {
+    t.not(ofBytes(text), undefined, text);
+    t.same(ofBytes(text), ofParse(text), text);
+  }
+});
+
+t.test('other spellings and invalid bodies are declined: JSON.parse and plainOrder decide', async (t) => {
+  const body = (fields: string) => `{${fields}}`;
+  const rest = '"side":"buy","price":100,"orderType":"limit","quantity":5';
+  const declined: Array<[string, 'plain' | 'invalid']> = [
+    [`{ "symbol": "AAPL", ${rest} }`, 'plain'],
+    [body(`"symbol":"AAPL" ,${rest}`), 'plain'],
+    [body(`"symbol":"\\u0041APL",${rest}`), 'plain'],
+    [body(`"symbol":"AAPL","side":"buy","price":100.0,"orderType":"limit","quantity":5`), 'plain'],
+    [body(`"symbol":"AAPL","side":"buy","price":1e2,"orderType":"limit","quantity":5`), 'plain'],
+    [body(`"symbol":"MSFT","symbol":"AAPL",${rest}`), 'plain'],
+    [body(`"symbol":"AAPL",${rest}`) + '\n', 'plain'],
+    [body(`"symbol":"AAPL","side":"buy","price":0100,"orderType":"limit","quantity":5`), 'invalid'],
+    [body(`"symbol":"AAPL","side":"buy","price":-100,"orderType":"limit","quantity":5`), 'invalid'],
+    [body(`"symbol":"AAPL","side":"buy","price":0,"orderType":"limit","quantity":5`), 'invalid'],
+    [body(`"symbol":"AAPL","side":"buy","price":${MAX + 1},"orderType":"limit","quantity":5`), 'invalid'],
+    [
+      body(`"symbol":"AAPL","side":"buy","price":9007199254740993,"orderType":"limit","quantity":5`),
+      'invalid',
+    ],
+    [
+      body(`"symbol":"AAPL","side":"buy","price":99999999999999999,"orderType":"limit","quantity":5`),
+      'invalid',
+    ],
+    [body(`"symbol":"AAPL","side":"buy","price":"100","orderType":"limit","quantity":5`), 'invalid'],
+    [body(`"symbol":"AAPL","side":"BUY","price":100,"orderType":"limit","quantity":5`), 'invalid'],
+    [body(`"symbol":"AAPL","side":"buy","price":100,"orderType":"market","quantity":5`), 'invalid'],
+    [body(`"symbol":"aapl",${rest}`), 'invalid'],
+    [body(`"symbol":"9AAPL",${rest}`), 'invalid'],
+    [body(`"symbol":".",${rest}`), 'invalid'],
+    [body(`"symbol":"",${rest}`), 'invalid'],
+    [body(`"symbol":"TOOLONGSYMBOL",${rest}`), 'invalid'],
+    [body(`"symbol":"ÄAPL",${rest}`), 'invalid'],
+    [body(`"symbol":null,${rest}`), 'invalid'],
+    [body(rest), 'invalid'],
+    [body(`"symbol":"AAPL","side":"buy","price":100,"orderType":"limit"`), 'invalid'],
+    [body(`"symbol":"AAPL",${rest},"clientOrderId":"c1"`), 'invalid'],
+    [body(`"symbol":"AAPL",${rest},"__proto__":{}`), 'invalid'],
+    [body(`"symbol":"AAPL",${rest},`), 'invalid'],
+    [body(`"symbol":,${rest}`), 'invalid'],
+    [body(`"symbol":"AAPL",,${rest}`), 'invalid'],
+    [body(`"symbol":"AAPL","side":"buy","price":,"orderType":"limit","quantity":5`), 'invalid'],
+    [body(`"symbol":"AAPL","side":"buy","price":100,"orderType":"limit","quantity":`), 'invalid'],
+    [body(`"symbol":"AAPL",${rest}`) + '}', 'invalid'],
+    ['{"symbol":"AAPL}', 'invalid'],
+    ['{}', 'invalid'],
+    ['{', 'invalid'],
+    ['', 'invalid'],
+    [`[${body(`"symbol":"AAPL",${rest}`)}]`, 'invalid'],
+  ];
+  for (const [text, kind] of declined) {
+    t.equal(ofBytes(text), undefined, text);
+    t.equal(ofParse(text) !== undefined, kind === 'plain', `${text}: ${kind} for JSON.parse`);
+  }
+});
+
+t.test('seeded mutations of plain bodies: the bytes reader never disagrees with plainOrder', async (t) => {
+  const random = seededRandom(12);
+  const alphabet = '{}[]",:\\ 0123456789-+.eEABZaz_é\u0000';
+  const seeds = [
+    '{"symbol":"AAPL","side":"buy","price":10000,"orderType":"limit","quantity":5}',
+    '{"quantity":12,"orderType":"limit","price":9990,"side":"sell","symbol":"BRK.A"}',
+    '{"side":"sell","price":9007199254740991,"symbol":"M","orderType":"limit","quantity":1}',
+  ];
+  let taken = 0;
+  for (let i = 0; i < 20_000; i++) {
+    let text = seeds[random(seeds.length)]!;
+    for (let edits = 1 + random(3); edits > 0; edits--) {
+      const at = random(text.length + 1);
+      const kind = random(3);
+      const c = alphabet[random(alphabet.length)]!;
+      if (kind === 0) text = text.slice(0, at) + c + text.slice(at);
+      else if (kind === 1) text = text.slice(0, at) + text.slice(at + 1);
+      else text = text.slice(0, at) + c + text.slice(at + 1);
+    }
+    const read = ofBytes(text);
+    if (read === undefined) continue;
+    taken++;
+    const parsed = ofParse(text);
+    if (canonical(read) !== canonical(parsed)) {
+      t.fail(`disagree on ${JSON.stringify(text)}: ${JSON.stringify(read)} vs ${JSON.stringify(parsed)}`);
+      return;
+    }
+  }
+  t.ok(taken > 100, `${taken} mutated bodies read from the bytes, each as plainOrder reads it`);
+});
