@@ -41,15 +41,8 @@ const COMPARE_CAP = Number(process.env.BENCH_COMPARE_EVENTS ?? Infinity);
 /** exchange-core side by side (needs Java 17 and Maven); BENCH_EXCHANGE_CORE=0 leaves it out. */
 const EXCHANGE_CORE = process.env.BENCH_EXCHANGE_CORE !== '0';
 
+// Needs --expose-gc (npm run bench passes it): the counter checks, and lends its collector.
 const gcs = new GcCounter();
-
-/** The collector, exposed by --expose-gc (the bench script passes it). */
-function exposedGc(): () => void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run the benchmark with node --expose-gc (npm run bench does)');
-  return gc;
-}
-const collect = exposedGc();
 
 /**
  * Runs `work` on an engine built beforehand: the result and the GCs that started while `work`
@@ -58,7 +51,7 @@ const collect = exposedGc();
  */
 function onFreshEngine<T>(work: (engine: MatchingEngine) => T): Promise<{ result: T; gc: number }> {
   const engine = new MatchingEngine(BENCH_SPEC);
-  collect();
+  gcs.collect();
   return gcs.count(() => work(engine));
 }
 

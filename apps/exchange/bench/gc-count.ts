@@ -21,7 +21,7 @@ export class GcCounter {
   /** Needs `--expose-gc` (the marker is a forced GC). */
   constructor() {
     const collect = (globalThis as { gc?: () => void }).gc;
-    if (collect === undefined) throw new Error('GcCounter needs node --expose-gc');
+    if (collect === undefined) throw new Error('GcCounter needs node --expose-gc (npm run bench passes it)');
     this.#collect = collect;
     this.#observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
@@ -30,6 +30,11 @@ export class GcCounter {
       }
     });
     this.#observer.observe({ entryTypes: ['gc'] });
+  }
+
+  /** A full collection now (a run's setup garbage gone before the run is counted). */
+  collect(): void {
+    this.#collect();
   }
 
   /** Runs `work`: its result, and the number of GCs that started while it ran. */

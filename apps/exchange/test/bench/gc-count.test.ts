@@ -22,6 +22,14 @@ t.test('a loop that allocates is seen to cause GCs', async (t) => {
   t.ok(gc > 0, `${gc} GCs counted`);
 });
 
+t.test(
+  'collect() is a collection the counter sees (bench/engine.ts clears setup garbage with it)',
+  async (t) => {
+    const { gc } = await gcs.count(() => gcs.collect());
+    t.ok(gc >= 1, `${gc} GCs counted`);
+  },
+);
+
 /** Bytes in use in V8's young generation, where new objects go (a scavenge empties it). */
 const youngBytes = () =>
   getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_used_size;

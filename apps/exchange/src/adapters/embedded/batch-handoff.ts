@@ -53,6 +53,8 @@ export interface Request {
 export interface FailureMessage {
   readonly error: unknown;
   readonly code: unknown;
+  /** The WAL copy-back asked before the batch failed too: its message (a batch's failure does not hide it). */
+  readonly copyBackFailure?: string | undefined;
 }
 
 /** The shared memory of one journal's writer and the accessors of both sides. */

@@ -29,12 +29,13 @@ for (let handled = 0; ; handled++) {
     handoff.finish(Outcome.Written);
     break;
   }
+  let copyBackFailure: string | undefined;
   try {
     const batch =
       request.kind === RequestKind.SharedBatch
         ? handoff.sharedBatch()
         : (receiveMessageOnPort(port)?.message as JournalBatch);
-    const copyBackFailure = request.restartWal ? copyBack() : undefined;
+    copyBackFailure = request.restartWal ? copyBack() : undefined;
     writer.write(batch);
     if (copyBackFailure === undefined) handoff.finish(Outcome.Written);
     else {
@@ -42,7 +43,8 @@ for (let handled = 0; ; handled++) {
       handoff.finish(Outcome.CopyBackFailed);
     }
   } catch (error) {
-    postFailure(port, error);
+    // The copy-back's failure goes with the batch's: the checkpointer counts it either way.
+    postFailure(port, error, copyBackFailure);
     handoff.finish(Outcome.Failed);
   }
 }
@@ -51,16 +53,17 @@ for (let handled = 0; ; handled++) {
  * Posts a failure; one that cannot be cloned (a property holding a function, say) goes as its
  * text and code, so that no outcome is ever without its reason.
  */
-function postFailure(to: MessagePort, error: unknown): void {
+function postFailure(to: MessagePort, error: unknown, copyBackFailure: string | undefined): void {
   const code = (error as { code?: unknown } | null)?.code;
   try {
-    to.postMessage({ error, code } satisfies FailureMessage);
+    to.postMessage({ error, code, copyBackFailure } satisfies FailureMessage);
   } catch {
     const message = (error as { message?: unknown } | null)?.message;
     const text = typeof message === 'string' ? message : String(error);
     to.postMessage({
       error: new Error(text),
       code: typeof code === 'string' ? code : undefined,
+      copyBackFailure,
     } satisfies FailureMessage);
   }
 }

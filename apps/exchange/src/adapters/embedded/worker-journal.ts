@@ -129,7 +129,10 @@ class WorkerSink implements BatchSink {
       this.#walRestarts?.copyBackFailed(String(message));
       return waiter.resolve();
     }
-    const { error, code } = (message ?? { error: 'the journal writer gave no reason' }) as FailureMessage;
+    const { error, code, copyBackFailure } = (message ?? {
+      error: 'the journal writer gave no reason',
+    }) as FailureMessage;
+    if (copyBackFailure !== undefined) this.#walRestarts?.copyBackFailed(copyBackFailure);
     const failure = error instanceof Error ? error : new Error(String(error));
     if (code !== undefined) Object.assign(failure, { code });
     waiter.reject(failure);

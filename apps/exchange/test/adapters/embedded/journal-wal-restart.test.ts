@@ -81,3 +81,31 @@ t.test(
     reader.close();
   },
 );
+
+t.test('a copy-back that fails before a batch that fails too reaches the checkpointer', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'journal.db');
+  const reader = openSqlite(file, { synchronous: 'normal' });
+  const failures: string[] = [];
+  const walRestarts: WalRestarts = {
+    takeRestart: () => true,
+    copyBackFailed: (message) => failures.push(message),
+  };
+  const journal = new WorkerJournal({
+    file,
+    synchronous: 'normal',
+    reader,
+    walRestarts,
+    failCopyBacks: 'disk I/O error',
+  });
+  // Another writer takes seq 1 behind the journal's back: the writer's insert of it fails.
+  reader
+    .prepare("INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (1, 1, '', '[]')")
+    .run();
+  journal.append(1, deposit(1));
+  await t.rejects(journal.commit(), /UNIQUE|constraint/i, 'the batch fails with its own error');
+  t.same(failures, ['disk I/O error'], 'and the copy-back before it is told');
+  await journal.close();
+  reader.close();
+});
