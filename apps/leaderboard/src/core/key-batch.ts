@@ -1,3 +1,14 @@
+import type { Win } from './win.ts';
+
+/** What `Ranking.applyBatch` reads of a win. */
+export type BatchWin = Pick<Win, 'seq' | 'userId' | 'points'>;
+
+/**
+ * Wins of a batch parsed and looked up together: enough for the loads of one phase to overlap,
+ * few enough that their lines are still cached when the wins are applied.
+ */
+export const BATCH_CHUNK = 256;
+
 /**
  * The parsed ids of a batch of wins (see Ranking.applyBatch): each id's hash, whether it is packed
  * hex, its three key words, and, once the id table has looked, its home slot. A batch is applied

@@ -1,6 +1,6 @@
 import type { Admission } from './admission.ts';
 import { ChangedSet } from './changed-set.ts';
-import { KeyBatch } from './key-batch.ts';
+import { BATCH_CHUNK, type BatchWin, KeyBatch } from './key-batch.ts';
 import type { RankingEntry, TakenChanges } from './ranking-entry.ts';
 import { BULK_GROWTH, BULK_PLACEMENT, DENSE_SCORES } from './ranking-options.ts';
 import type { RankingOptions } from './ranking-options.ts';
@@ -10,18 +10,8 @@ import { SeqColumn } from './seq-column.ts';
 import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
 import { TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
 import { WaitingScores } from './waiting-scores.ts';
-import type { Win } from './win.ts';
 
-export type { RankingEntry, RankingOptions, TakenChanges };
-
-/** What `applyBatch` reads of a win. */
-export type BatchWin = Pick<Win, 'seq' | 'userId' | 'points'>;
-
-/**
- * Wins of a batch parsed and looked up together (see KeyBatch): enough for the loads of one
- * phase to overlap, few enough that their lines are still cached when the wins are applied.
- */
-const BATCH_CHUNK = 256;
+export type { BatchWin, RankingEntry, RankingOptions, TakenChanges };
 
 /**
  * One month's ranking: every player's score and rank, updated win by win. `PlacedPlayers` keeps

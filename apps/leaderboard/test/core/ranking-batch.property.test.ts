@@ -16,9 +16,13 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
         // Hex ids (the packed keys, the all-zero one kept as bytes) beside ids kept as bytes.
         const idOf = (user: number): string =>
           user % 3 === 0 ? `u${user}` : (user * 0x9e3779b1).toString(16).padStart(24, '0');
-        const win = fc.tuple(fc.integer({ min: 0, max: 400 }), shape.points, fc.integer({ min: 0, max: 60 }));
+        const win = fc.tuple(
+          fc.integer({ min: 0, max: 400 }),
+          shape.points,
+          fc.integer({ min: 0, max: 300 }),
+        );
         fc.assert(
-          fc.property(fc.array(win, { minLength: 300, maxLength: 900 }), fc.nat(), (wins, probe) => {
+          fc.property(fc.array(win, { minLength: 300, maxLength: 700 }), fc.nat(), (wins, probe) => {
             const options = { ...shape.options, bulkPlacement: 3 };
             const batched = new Ranking(tieBreak, options);
             const single = new Ranking(tieBreak, options);
@@ -35,9 +39,9 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
               batch.push(entry);
               if (single.apply(entry.seq, entry.userId, points)) expected++;
               model.apply(entry.seq, entry.userId, points);
-              if (cut === 0) batch.push(entry); // a redelivery in the same batch
-              if (cut === 1) flush();
-              if (cut === 2) {
+              if (cut < 5) batch.push(entry); // a redelivery in the same batch
+              if (cut === 5) flush(); // batches of some 150 wins on average, many past a chunk
+              if (cut === 6) {
                 flush();
                 agree(batched, model, probe + i);
               }
@@ -46,9 +50,9 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
             agree(batched, model, probe);
             same('full order beside apply', batched.top(0, batched.size), single.top(0, single.size));
           }),
-          { numRuns: 25, seed },
+          { numRuns: 6, seed },
         );
-        t.pass('25 random batched win streams agree');
+        t.pass('6 random batched win streams agree');
       },
     );
   }
