@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Ranking} from '../../src/core/ranking.ts';
+import type { Ranking } from '../../src/core/ranking.ts';
 import { type RankingOptions } from '../../src/core/ranking.ts';
 import type { Standing, TieBreak } from '../../src/core/standing.ts';
 
