@@ -21,7 +21,8 @@
  * BENCH_USERS scales it down (default 25000000). BENCH_TIE_BREAKS picks the modes (default
  * `shared,earliest`): one per process compares them fairly (a second rebuild in one process runs
  * on the first one's freed memory and SQLite cache). BENCH_MEMORY=0 and BENCH_SHAPES=0 skip the
- * memory build and the id shapes. BENCH_WIN_LOG=path writes the win log there (kept) or reuses it.
+ * memory build and the id shapes, BENCH_RATES=0 the rates after the rebuild. BENCH_WIN_LOG=path
+ * writes the win log there (kept) or reuses it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,7 +35,7 @@ import { WinLogReads } from '../src/adapters/embedded/win-log-reads.ts';
 import { Ranking } from '../src/core/ranking.ts';
 import { TIE_BREAKS, TOP_LIST_SIZE, type TieBreak } from '../src/core/standing.ts';
 import { flat, hexId } from './core-ids.ts';
-import { measure, rate } from './core-rates.ts';
+import { measure, rate, type Rate } from './core-rates.ts';
 import { gc, idShapes, measureMemory, settle } from './core-memory.ts';
 import { machine, perSecond, printTable, progress, saveResults } from './report.ts';
 import { seededRandom } from '@tessera/testkit';
@@ -46,6 +47,8 @@ const ROUNDS = 5;
 const SHAPE_USERS = Math.min(USERS, 2_000_000);
 const PERIOD = '2026-11';
 const RESERVE = process.env.BENCH_RESERVE !== '0';
+/** BENCH_RATES=0: the rebuild alone (a profile of it, a faster A/B of it). */
+const RATES = process.env.BENCH_RATES !== '0';
 const MODES = (process.env.BENCH_TIE_BREAKS?.split(',') ?? TIE_BREAKS).map((mode) => {
   if (!(TIE_BREAKS as readonly string[]).includes(mode)) throw new Error(`unknown tie-break ${mode}`);
   return mode as TieBreak;
@@ -176,7 +179,7 @@ async function benchMode(
     const t1 = performance.now();
     readMs += t1 - t0;
     const cpu = threadCpuMs();
-    for (const win of batch) ranking.apply(win.seq, win.userId, win.points);
+    ranking.applyBatch(batch);
     applyCpuMs += threadCpuMs() - cpu;
     t0 = performance.now();
     applyMs += t0 - t1;
@@ -190,7 +193,8 @@ async function benchMode(
   const placingCpu = threadCpuMs();
   ranking.top(0, 1);
   applyMs += sizingMs + performance.now() - placing;
-  applyCpuMs += threadCpuMs() - placingCpu;
+  const placingCpuMs = threadCpuMs() - placingCpu;
+  applyCpuMs += placingCpuMs;
   const loadAfter = load();
   const rssPerPlayer = ((await settle()) - beforeOrdinaryGc) / USERS;
   const rssPerPlayerAfterReducingGc = (process.memoryUsage().rss - before) / USERS;
@@ -200,20 +204,22 @@ async function benchMode(
   const ids = flat(Array.from({ length: 1 << 16 }, () => hexId(random(USERS))));
   let checksum = 0;
   let k = 0;
-  const updates = measure(ROUNDS, OPS, () => {
+  const measured = (count: number, body: () => void): Rate =>
+    RATES ? measure(ROUNDS, count, body) : { rate: 0, min: 0, max: 0, cpuRate: 0 };
+  const updates = measured(OPS, () => {
     for (let i = 0; i < OPS; i++, k++) ranking.apply(++seq, ids[k & 0xffff]!, 1 + (k % 3));
   });
-  const ranks = measure(ROUNDS, OPS, () => {
+  const ranks = measured(OPS, () => {
     for (let i = 0; i < OPS; i++, k++) checksum += ranking.standing(ids[(k * 7) & 0xffff]!)!.rank;
   });
-  const tops = measure(ROUNDS, TOP_READS, () => {
+  const tops = measured(TOP_READS, () => {
     for (let i = 0; i < TOP_READS; i++) checksum += ranking.top(0, TOP_LIST_SIZE).length;
   });
   // The top list is kept between wins that do not touch it; from offset 1 it is walked every time.
-  const walks = measure(ROUNDS, TOP_READS, () => {
+  const walks = measured(TOP_READS, () => {
     for (let i = 0; i < TOP_READS; i++) checksum += ranking.top(1, TOP_LIST_SIZE).length;
   });
-  const arounds = measure(ROUNDS, TOP_READS, () => {
+  const arounds = measured(TOP_READS, () => {
     for (let i = 0; i < TOP_READS; i++, k++) checksum += ranking.around(ids[k & 0xffff]!, 4)!.length;
   });
 
@@ -225,7 +231,7 @@ async function benchMode(
     ],
     [
       '  applying, CPU time of this thread',
-      `${(applyCpuMs / 1000).toFixed(1)} s (${perSecond(applied, applyCpuMs)})`,
+      `${(applyCpuMs / 1000).toFixed(1)} s (${perSecond(applied, applyCpuMs)}), of which placing ${(placingCpuMs / 1000).toFixed(1)} s`,
     ],
     [
       '  sized first from the log (estimate, time)',
@@ -250,6 +256,7 @@ async function benchMode(
     rebuildReadSeconds: readMs / 1000,
     rebuildApplySeconds: applyMs / 1000,
     rebuildApplyCpuSeconds: applyCpuMs / 1000,
+    rebuildPlacingCpuSeconds: placingCpuMs / 1000,
     rebuildSizingMs: sizingMs,
     playersEstimate: estimate,
     updatesPerSecond: updates.rate,

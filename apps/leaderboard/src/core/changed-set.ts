@@ -24,6 +24,14 @@ export class ChangedSet {
     this.#count++;
   }
 
+  /** Reads the bits of `handles`' first `n` (see UserIdTable.touch); returns what it read. */
+  touch(handles: Int32Array, n: number): number {
+    const bits = this.#bits;
+    let read = 0;
+    for (let i = 0; i < n; i++) read ^= bits[handles[i]! >>> 5] ?? 0;
+    return read;
+  }
+
   /** Room for handles 0 … `players` - 1 without copying the bits. */
   reserve(players: number): void {
     const words = (players + 31) >>> 5;

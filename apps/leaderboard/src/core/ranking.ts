@@ -1,5 +1,6 @@
 import type { Admission } from './admission.ts';
 import { ChangedSet } from './changed-set.ts';
+import { BATCH_CHUNK, type BatchWin, KeyBatch } from './key-batch.ts';
 import type { RankingEntry, TakenChanges } from './ranking-entry.ts';
 import { BULK_GROWTH, BULK_PLACEMENT, DENSE_SCORES } from './ranking-options.ts';
 import type { RankingOptions } from './ranking-options.ts';
@@ -10,7 +11,7 @@ import { type Standing, type TieBreak, TOP_LIST_SIZE } from './standing.ts';
 import { TABLE_GROWTH, UserIdTable } from './user-id-table.ts';
 import { WaitingScores } from './waiting-scores.ts';
 
-export type { RankingEntry, RankingOptions, TakenChanges };
+export type { BatchWin, RankingEntry, RankingOptions, TakenChanges };
 
 /**
  * One month's ranking: every player's score and rank, updated win by win. `PlacedPlayers` keeps
@@ -42,6 +43,8 @@ export class Ranking {
    * almost no win changes it (a player placed below it scores at most the last listed one).
    */
   #topList: Standing[] | undefined;
+  /** A batch's parsed ids (see applyBatch). */
+  readonly #keys = new KeyBatch(BATCH_CHUNK);
 
   constructor(tieBreak: TieBreak, options: RankingOptions = {}) {
     this.tieBreak = tieBreak;
@@ -126,7 +129,35 @@ export class Ranking {
   apply(seq: number, userId: string, points: number): boolean {
     const known = this.#ids.size;
     const growth = this.#growth(this.#placed.size, known);
-    const handle = this.#ids.intern(userId, growth);
+    return this.#counted(this.#ids.intern(userId, growth), known, seq, points, growth);
+  }
+
+  /**
+   * `apply` of every win in `wins`, in order; returns how many were counted (not redelivered).
+   * The same result as one `apply` each, in less time at scale: each chunk's ids are parsed and
+   * their slots read in phases before its wins are applied (see KeyBatch).
+   */
+  applyBatch(wins: readonly BatchWin[]): number {
+    const keys = this.#keys;
+    let counted = 0;
+    for (let from = 0; from < wins.length; from += keys.size) {
+      const n = Math.min(keys.size, wins.length - from);
+      for (let i = 0; i < n; i++) this.#ids.prepare(wins[from + i]!.userId, keys, i);
+      const homes = keys.homes;
+      keys.touched ^= this.#ids.touch(keys, n) ^ this.#seqs.touch(homes, n) ^ this.#changed.touch(homes, n);
+      for (let i = 0; i < n; i++) {
+        const win = wins[from + i]!;
+        const known = this.#ids.size;
+        const growth = this.#growth(this.#placed.size, known);
+        const handle = this.#ids.internPrepared(win.userId, keys, i, growth);
+        if (this.#counted(handle, known, win.seq, win.points, growth)) counted++;
+      }
+    }
+    return counted;
+  }
+
+  /** Counts a win of `handle` (`known`: the players before it was interned); false for a redelivery. */
+  #counted(handle: number, known: number, seq: number, points: number, growth: number): boolean {
     const met = this.#ids.size > known;
     if (met) {
       this.#wait(handle, points, growth);

@@ -37,6 +37,15 @@ export class SeqColumn {
     this.#wide[handle] = seq;
   }
 
+  /** Reads the seqs of `handles`' first `n` (see UserIdTable.touch); returns what it read. */
+  touch(handles: Int32Array, n: number): number {
+    const offsets = this.#offsets;
+    if (offsets === undefined) return 0;
+    let read = 0;
+    for (let i = 0; i < n; i++) read ^= offsets[handles[i]!] ?? 0;
+    return read;
+  }
+
   /** Room for handles 0 … `players` - 1 without copying the column. */
   reserve(players: number): void {
     if (this.#offsets !== undefined && players > this.#offsets.length)

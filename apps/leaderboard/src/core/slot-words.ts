@@ -32,6 +32,15 @@ export class SlotWords implements BlockIds {
     if (high !== undefined) high[slot] = id >>> 16;
   }
 
+  /** Reads the high halves of `slots`' first `n` while wide (see UserIdTable.touch); returns what it read. */
+  touch(slots: Int32Array, n: number): number {
+    const high = this.#high;
+    if (high === undefined) return 0;
+    let read = 0;
+    for (let i = 0; i < n; i++) read ^= high[slots[i]!]!;
+    return read;
+  }
+
   /** Nothing to do: the table has a block id for every slot. */
   ensure(): void {}
 

@@ -2,6 +2,7 @@ import type { Admission } from './admission.ts';
 import { AdmittedIds } from './admitted-ids.ts';
 import { type ArenaLimits, IdArena } from './id-arena.ts';
 import { hashString, hashWords, hexOf, home, parseHex, WORDS } from './id-keys.ts';
+import type { KeyBatch } from './key-batch.ts';
 import { rehashed } from './slot-rehash.ts';
 import { keyOf, SlotWords } from './slot-words.ts';
 
@@ -124,7 +125,51 @@ export class UserIdTable {
    * every handle (see `onMove`); the handle returned is the new one.
    */
   intern(id: string, growth = TABLE_GROWTH): number {
-    const slot = this.#find(id, this.#parse(id));
+    return this.#interned(id, this.#parse(id), growth);
+  }
+
+  /** Parses `id` into `keys` at `at`: the first phase of a batch (see KeyBatch). */
+  prepare(id: string, keys: KeyBatch, at: number): void {
+    keys.hashes[at] = this.#parse(id);
+    keys.hex[at] = this.#isHex ? 1 : 0;
+    keys.words[3 * at] = this.#w0;
+    keys.words[3 * at + 1] = this.#w1;
+    keys.words[3 * at + 2] = this.#w2;
+  }
+
+  /**
+   * Reads the home slot of the first `n` prepared keys, keeping it in `keys.homes`: one loop of
+   * independent loads, so their misses overlap. Returns what was read, for the caller to keep
+   * (a load whose value nobody uses may be dropped).
+   */
+  touch(keys: KeyBatch, n: number): number {
+    const words = this.#slots.words;
+    const hex = this.#hex;
+    const capacity = this.#capacity;
+    let read = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = home(keys.hashes[i]!, capacity);
+      keys.homes[i] = slot;
+      // A slot's 16 bytes straddle two cache lines one time in four: both ends are read. Its hex
+      // bit is written when the id is new.
+      const k = keyOf(slot);
+      read ^= words[k]! ^ words[k + 3]! ^ hex[slot >>> 5]!;
+    }
+    return read ^ this.#slots.touch(keys.homes, n);
+  }
+
+  /** `intern` of the id `prepare` put at `at` in `keys`, without parsing it again. */
+  internPrepared(id: string, keys: KeyBatch, at: number, growth = TABLE_GROWTH): number {
+    this.#isHex = keys.hex[at] === 1;
+    this.#w0 = keys.words[3 * at]!;
+    this.#w1 = keys.words[3 * at + 1]!;
+    this.#w2 = keys.words[3 * at + 2]!;
+    return this.#interned(id, keys.hashes[at]!, growth);
+  }
+
+  /** The handle of the id parsed into #isHex/#w0..#w2 (`hash` its hash), added when new. */
+  #interned(id: string, hash: number, growth: number): number {
+    const slot = this.#find(id, hash);
     if (!this.#isEmpty(slot)) return slot;
     this.#store(slot, id);
     if (this.#count <= this.#capacity * MAX_LOAD) return slot;

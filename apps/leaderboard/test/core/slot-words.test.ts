@@ -1,5 +1,7 @@
 import t from 'tap';
+import { Ranking } from '../../src/core/ranking.ts';
 import { SlotWords } from '../../src/core/slot-words.ts';
+import type { Standing } from '../../src/core/standing.ts';
 import { UserIdTable } from '../../src/core/user-id-table.ts';
 
 t.test(
@@ -48,5 +50,46 @@ t.test('a rehash moves each block id with its id, narrow and wide', async (t) =>
     table.moveForTest();
     const wrong = ids.filter((id, i) => blocks.get(table.handleOf(id)) !== value(i));
     t.same(wrong, [], `${wide ? 'wide' : 'narrow'}: every block id followed its player`);
+  }
+});
+
+t.test('past 65,536 blocks a ranking finds its players through the high halves in the slots', async (t) => {
+  // Blocks of 2 make 70,000 blocks of 140,000 players: the block ids past 65,535 need the high
+  // halves (SlotWords' own array), in the bulk placement and in the moves after it.
+  const players = 140_000;
+  const scoreOf = (i: number): number => 1 + (i % 1000);
+  const wins = Array.from({ length: players }, (_, i) => ({
+    seq: i + 1,
+    userId: `p${i}`,
+    points: scoreOf(i),
+  }));
+  for (const tieBreak of ['shared', 'earliest'] as const) {
+    const ranking = new Ranking(tieBreak, { blockSize: 2 });
+    ranking.applyBatch(wins);
+    // Each score is held by 140 players, in seq order among themselves.
+    const expected = (i: number): Standing => ({
+      userId: `p${i}`,
+      score: scoreOf(i),
+      rank: 1 + 140 * (1000 - scoreOf(i)) + (tieBreak === 'earliest' ? Math.floor(i / 1000) : 0),
+    });
+    const wrong = wins.filter(
+      (_, i) => JSON.stringify(ranking.standing(`p${i}`)) !== JSON.stringify(expected(i)),
+    );
+    t.same(wrong.length, 0, `${tieBreak}: every player found where the bulk placement put them`);
+    // Players of the last blocks (score 1) raised to the top one by one: the wide ids move again.
+    const raised = 50;
+    for (let k = 0; k < raised; k++) ranking.apply(players + 1 + k, `p${k * 1000}`, 5000);
+    const after = (i: number): Standing => {
+      if (i % 1000 === 0 && i / 1000 < raised)
+        return { userId: `p${i}`, score: 5001, rank: tieBreak === 'earliest' ? 1 + i / 1000 : 1 };
+      // Everyone else is 50 places lower, but for a score-1 player in `earliest` the raised ones
+      // were ahead of them before too.
+      const before = expected(i);
+      return { ...before, rank: before.rank + (tieBreak === 'earliest' && before.score === 1 ? 0 : raised) };
+    };
+    const moved = wins.filter(
+      (_, i) => JSON.stringify(ranking.standing(`p${i}`)) !== JSON.stringify(after(i)),
+    );
+    t.same(moved.length, 0, `${tieBreak}: every player found after the raises`);
   }
 });

@@ -64,7 +64,14 @@ export class MemoryRankingStore implements RankingStore {
   };
 
   applyBatch(wins: readonly Win[]): Promise<void> {
-    for (const win of wins) this.ranking(win.period).apply(win.seq, win.userId, win.points);
+    // Each run of one period's wins in one core batch (a replay's batches are one period's).
+    for (let from = 0; from < wins.length;) {
+      const period = wins[from]!.period;
+      let to = from + 1;
+      while (to < wins.length && wins[to]!.period === period) to++;
+      this.ranking(period).applyBatch(from === 0 && to === wins.length ? wins : wins.slice(from, to));
+      from = to;
+    }
     return Promise.resolve();
   }
 
