@@ -28,11 +28,6 @@ export interface WinLog {
    * `trace`: the caller's trace scope; a log that sends messages carries its context in them.
    */
   append(win: NewWin, trace?: TraceScope): Promise<AppendResult>;
-  /**
-   * `append` untraced, with a completion callback instead of a promise (the score update's hot
-   * path: no promise or reaction per update). `done` is called once, never before this returns.
-   */
-  appendThen?(win: NewWin, done: (error: unknown, result?: AppendResult) => void): void;
   /** Wins of `period` with seq > afterSeq, in seq order, in batches. */
   read(period: Period, afterSeq: number): AsyncIterable<readonly Win[]>;
   /** Periods that have wins, oldest first. */

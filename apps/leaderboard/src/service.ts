@@ -2,11 +2,10 @@ import { NO_TRACE, type TraceScope } from '@tessera/kit';
 import type { Period } from './core/period.ts';
 import type { Standing } from './core/standing.ts';
 import type { NewWin, Win } from './core/win.ts';
-import type { AppendResult, LeaderboardPorts, Profile, StandingsReader } from './ports.ts';
 import { leaderboardErrors } from './errors.ts';
+import type { AppendResult, LeaderboardPorts, Profile, StandingsReader } from './ports.ts';
 import { isArchivedPeriod, readerFor } from './rollover.ts';
 import { TopListCache } from './top-list-cache.ts';
-import { admissionOf, assertSameMatch, type MatchInput, type WinAdmission } from './win-admission.ts';
 
 /** A top-list or window entry: a standing with the name to show. */
 export interface Entry extends Standing {
@@ -18,6 +17,13 @@ export interface RecordedWin {
   readonly standing: Standing;
   /** True when the match was recorded before and this call added nothing. */
   readonly replayed: boolean;
+}
+
+/** What a score update names: a retry must repeat it. */
+interface MatchInput {
+  readonly userId: string;
+  readonly points: number;
+  readonly matchId?: string | undefined;
 }
 
 export interface LeaderboardServiceOptions {
@@ -64,71 +70,36 @@ export class LeaderboardService {
    * harmless, as applying is idempotent — so a retry after such a crash still shows the win.
    * A period being rebuilt refuses the win before the append: a refused update records nothing.
    */
-  recordWin(input: MatchInput, trace: TraceScope = NO_TRACE): Promise<RecordedWin> {
-    const newWin = this.#newWin(input);
-    return this.#record(newWin, input, admissionOf(this.#ports.rankings, newWin), trace);
-  }
-
-  /**
-   * `recordWin` untraced, with a completion callback: the score update's hot path. A win without
-   * a match id, on a log and a ranking that answer so (`appendThen`, `applyWinNow`), takes no
-   * promise from the log to `done`; any other goes the promise's way. `done` is called once,
-   * never before this returns.
-   */
-  recordWinThen(input: MatchInput, done: (error: unknown, recorded?: RecordedWin) => void): void {
-    const { winLog, rankings } = this.#ports;
-    const { applyWinNow } = rankings;
-    const newWin = this.#newWin(input);
-    const admission = admissionOf(rankings, newWin);
-    const plain = input.matchId === undefined && admission === 'admitted';
-    if (!plain || winLog.appendThen === undefined || applyWinNow === undefined) {
-      this.#record(newWin, input, admission, NO_TRACE).then((recorded) => done(undefined, recorded), done);
-      return;
-    }
-    winLog.appendThen(newWin, (error, appended) => {
-      if (appended === undefined) return done(error ?? new Error('the win log answered nothing'));
-      let recorded: RecordedWin;
-      try {
-        // Without a match id never a duplicate (see #applyFresh).
-        recorded = this.#applied(appended.win, applyWinNow(appended.win), false);
-      } catch (failure) {
-        return done(failure);
-      }
-      done(undefined, recorded);
-    });
-  }
-
-  #record(
-    newWin: NewWin,
-    input: MatchInput,
-    admission: WinAdmission,
-    trace: TraceScope,
+  recordWin(
+    input: {
+      userId: string;
+      points: number;
+      matchId?: string | undefined;
+    },
+    trace: TraceScope = NO_TRACE,
   ): Promise<RecordedWin> {
-    if (typeof admission !== 'string') return Promise.reject(admission);
-    const recorded =
-      trace === NO_TRACE ? this.#recordUntraced(newWin, input) : this.#recordTraced(newWin, input, trace);
-    return admission === 'reserved' ? this.#dropIfFailed(recorded, newWin) : recorded;
-  }
-
-  #newWin(input: MatchInput): NewWin {
     const at = this.#now();
-    return {
-      period: this.#periodOf(at),
+    const period = this.#periodOf(at);
+    const refused = this.#ports.rankings.refusal?.(period);
+    if (refused !== undefined) return Promise.reject(refused);
+    const newWin = {
+      period,
       userId: input.userId,
       points: input.points,
       matchId: input.matchId,
       at,
     };
-  }
-
-  /**
-   * A new player near the id arena's end: the room set aside for their id goes back if the win
-   * fails (not logged, or a match id that conflicts). A win logged but not applied (its period
-   * closed meanwhile) is applied by the rebuild, which the arena's headroom makes room for.
-   */
-  #dropIfFailed(recorded: Promise<RecordedWin>, win: NewWin): Promise<RecordedWin> {
+    const admission = this.#ports.rankings.admits?.(period, input.userId);
+    if (admission === 'refused')
+      return Promise.reject(leaderboardErrors.LB_PLAYER_LIMIT(`no room for another player id in ${period}`));
+    const recorded =
+      trace === NO_TRACE ? this.#recordUntraced(newWin, input) : this.#recordTraced(newWin, input, trace);
+    if (admission !== 'reserved') return recorded;
+    // A new player near the id arena's end: the room set aside for their id goes back if the win
+    // fails (not logged, or a match id that conflicts). A win logged but not applied (its period
+    // closed meanwhile) is applied by the rebuild, which the arena's headroom makes room for.
     return recorded.catch((error: unknown) => {
-      this.#ports.rankings.dropAdmitted?.(win.period, win.userId);
+      this.#ports.rankings.dropAdmitted?.(period, input.userId);
       throw error;
     });
   }
@@ -275,4 +246,16 @@ export class LeaderboardService {
       });
     return standings.map((s) => ({ ...s, userName: profiles.get(s.userId)?.userName ?? s.userId }));
   }
+}
+
+/**
+ * A match id names one win. Reused for another player or other points it is a client bug (or a
+ * forged retry): refuse it, record nothing, and never show the original player's standing.
+ */
+function assertSameMatch(recorded: Win, input: MatchInput): void {
+  if (recorded.userId === input.userId && recorded.points === input.points) return;
+  throw leaderboardErrors.LB_MATCH_ID_CONFLICT(
+    `match_id ${JSON.stringify(input.matchId)} was already recorded for another win; a retry must repeat the same user_id and points`,
+    { match_id: input.matchId },
+  );
 }

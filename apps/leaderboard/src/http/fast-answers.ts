@@ -58,15 +58,6 @@ export function addFastAnswers(app: FastifyInstance, service: LeaderboardService
     scope: 'scores:write',
     maxBodyBytes: MAX_PLAIN_SCORE_BYTES,
     // The usual spelling of a plain body, read from its bytes; any other goes through JSON.parse.
-    // The front's way: callbacks from the log's sync to the answer, no promise per update.
-    writeBytesThen(body, _principal, done) {
-      const score = plainScoreOfBytes(body, maxPoints);
-      if (score === undefined) return false;
-      service.recordWinThen(score, (error, recorded) =>
-        recorded === undefined ? done(error) : done(undefined, replyOf(recorded)),
-      );
-      return true;
-    },
     writeBytes(body) {
       const score = plainScoreOfBytes(body, maxPoints);
       if (score === undefined) return undefined;

@@ -41,14 +41,7 @@ export function tempDataDir(t: Test): string {
  */
 export async function startLeaderboard(
   t: Test,
-  options: {
-    dataDir?: string;
-    env?: Record<string, string>;
-    now?: () => number;
-    rateLimit?: boolean;
-    /** The plain-HTTP front before node:http, as `serve()` runs it (HTTP_FAST_FRONT). */
-    fastFront?: boolean;
-  } = {},
+  options: { dataDir?: string; env?: Record<string, string>; now?: () => number; rateLimit?: boolean } = {},
 ): Promise<TestLeaderboard> {
   const dataDir = options.dataDir ?? tempDataDir(t);
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'test' });
@@ -58,7 +51,6 @@ export async function startLeaderboard(
     logger,
     authenticator: createAuthenticator({ secret: SECRET }),
     rateLimitEnabled: options.rateLimit ?? true,
-    fastFront: options.fastFront ?? false,
   });
   // No archive grace unless a test asks: the month tests move the clock a few seconds past midnight.
   const env = {

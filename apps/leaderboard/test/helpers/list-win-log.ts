@@ -17,13 +17,6 @@ export class ListWinLog implements WinLog {
     this.wins.push(recorded);
     return Promise.resolve({ win: recorded, duplicate: false });
   }
-  /** The same, told on a later turn (as a group commit tells it after its sync). */
-  appendThen(win: NewWin, done: (error: unknown, result?: AppendResult) => void): void {
-    this.append(win).then(
-      (result) => setImmediate(() => done(undefined, result)),
-      (error: unknown) => setImmediate(() => done(error)),
-    );
-  }
   async *read(): AsyncIterable<readonly Win[]> {
     yield this.wins;
   }

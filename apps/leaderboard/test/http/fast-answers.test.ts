@@ -205,35 +205,3 @@ t.test('a standing from a shared store: answered later at the edge, once, as the
   t.same(closed, await get(`/v1/scores/alice?period=${period}`), 'a closed ranking: the full route’s 503');
   lb.instance.rankingGate.open(period);
 });
-
-/**
- * Through the plain-HTTP front (as `serve()` runs it), a plain update without a match id takes
- * the callback path (recordWinThen) and answers as the full route does.
- */
-t.test('through the front, a plain update is answered by callbacks, as the full route', async (t) => {
-  const lb = await startLeaderboard(t, { rateLimit: false, fastFront: true });
-  await lb.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = lb.app.server.address() as AddressInfo;
-  const headers = { ...(await authHeaders(SECRET)(WRITE)), 'content-type': 'application/json' };
-  const post = async (body: unknown, path = '/v1/scores') => {
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
-  };
-  const { service } = lb.instance;
-  const recordWinThen = service.recordWinThen.bind(service);
-  let callbacks = 0;
-  service.recordWinThen = (input, done) => {
-    callbacks++;
-    recordWinThen(input, done);
-  };
-  await post({ user_id: 'warm', points: 1 }, '/v1/scores?full'); // the token's first use verifies it
-  const fast = await post({ user_id: 'ada', points: 7 });
-  const full = await post({ user_id: 'bob', points: 7 }, '/v1/scores?full');
-  t.equal(callbacks, 1, 'the fast update went by callbacks, the full route did not');
-  t.same(fast, { ...full, body: full.body.replace('bob', 'ada').replace('"rank":2', '"rank":1') });
-  t.same(JSON.parse(fast.body), { user_info: { user_id: 'ada', score: 7, rank: 1 } });
-});

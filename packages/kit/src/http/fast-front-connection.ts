@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import type { AnswerText } from './fast-front-answer.ts';
 import { readFrontHead, type HeadTexts } from './fast-front-head.ts';
 import { RememberedText } from './fast-front-texts.ts';
-import { ANSWER_LATER, type FrontAnswer } from './fast-route-types.ts';
+import type { FrontAnswer } from './fast-route-types.ts';
 import type { FastRoutes } from './fast-routes.ts';
 
 export interface FrontOptions {
@@ -129,15 +129,8 @@ export class FrontConnection {
       const end = headEnd + HEAD_END.length + (head.contentLength ?? 0);
       if (pending.length < end) return this.#handOver();
       const body = head.method === 'POST' ? pending.subarray(headEnd + HEAD_END.length, end) : undefined;
-      const answer = this.#fast.answerPlain(head, body, this.#onAnswer);
+      const answer = this.#fast.answerPlain(head, body);
       if (answer === undefined) return this.#handOver();
-      if (answer === ANSWER_LATER) {
-        // Comes through #onAnswer, never before answerPlain returned.
-        this.#busy = true;
-        this.#dueEnd = end;
-        this.#dueIsRead = false;
-        return;
-      }
       if (!(answer instanceof Promise)) {
         if (this.#write(answer, end)) continue;
         return;

@@ -125,17 +125,15 @@ export class FastRouteTable {
 
 /**
  * The write's answer to `body` (its bytes read by `writeBytes`, else parsed for `write`), or
- * undefined when it is not JSON or the write declines it. `bytesRead`: `writeBytesThen` declined
- * the bytes already, `writeBytes` is not asked again.
+ * undefined when it is not JSON or the write declines it.
  */
 export function tryWrite(
   write: FastWrite,
   body: Buffer,
   principal: Principal,
-  bytesRead = false,
 ): Promise<FastReply> | undefined {
   try {
-    const answer = bytesRead ? undefined : write.writeBytes?.(body, principal);
+    const answer = write.writeBytes?.(body, principal);
     if (answer !== undefined) return answer;
   } catch (error) {
     return rejected(error);
@@ -153,6 +151,6 @@ export function tryWrite(
   }
 }
 
-export function rejected(error: unknown): Promise<never> {
+function rejected(error: unknown): Promise<never> {
   return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 }

@@ -59,21 +59,7 @@ export interface FastWrite {
    * the body to JSON.parse and `write` (nothing may have been done then). Rejections as `write`'s.
    */
   writeBytes?(body: Buffer, principal: Principal): Promise<FastReply> | undefined;
-  /**
-   * `writeBytes` with a completion callback instead of a promise, tried before it where the front
-   * answers (fast-front.ts): a service whose stages all take callbacks saves a promise and a
-   * reaction per stage and update. True: the body is taken, and `done` is called once (a call
-   * before this returns is put off to a microtask); false: declined as `writeBytes`' undefined
-   * (nothing done, `done` never called). Failures as `write`'s rejections.
-   */
-  writeBytesThen?(body: Buffer, principal: Principal, done: WriteDone): boolean;
 }
-
-/** A fast write's completion callback: its reply (`error` undefined), or why it failed. */
-export type WriteDone = (error: unknown, reply?: FastReply) => void;
-
-/** FastRoutes#answerPlain's word that the answer comes later, through its `later` callback. */
-export const ANSWER_LATER: unique symbol = Symbol('answer later');
 
 /**
  * A request head the plain-HTTP front read off a connection itself (fast-front.ts), without

@@ -25,22 +25,19 @@
  * the answerer's own failures are answered here: a coded problem as the full route would send it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Authenticator, Principal } from '../auth.ts';
+import type { Authenticator } from '../auth.ts';
 import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { NodeFastAnswers } from './fast-node-answers.ts';
 import { FastOutcomes, JSON_TYPE } from './fast-outcomes.ts';
-import { FastRouteTable, rejected, tryWrite } from './fast-route-table.ts';
-import {
-  ANSWER_LATER,
-  type FastAnswer,
-  type FastReply,
-  type FastWrite,
-  type ObserveRequest,
-  type FrontAnswer,
-  type PlainRequest,
-  type PublicFastAnswer,
-  type WriteDone,
+import { FastRouteTable, tryWrite } from './fast-route-table.ts';
+import type {
+  FastAnswer,
+  FastWrite,
+  ObserveRequest,
+  FrontAnswer,
+  PlainRequest,
+  PublicFastAnswer,
 } from './fast-route-types.ts';
 
 export class FastRoutes {
@@ -90,17 +87,14 @@ export class FastRoutes {
    * undefined when the full route must answer it (the front then hands the connection, this
    * request first, to node:http). A later undefined means the same. The rules are those of
    * node:http's side (fast-node-answers.ts), applied to what the front read. `body`: a POST's
-   * whole body (given apart from the head: no object made per request to join them). `later`: a
-   * write that takes callbacks (FastWrite#writeBytesThen) answers through it, never before this
-   * returns ANSWER_LATER.
+   * whole body (given apart from the head: no object made per request to join them).
    */
   answerPlain(
     request: PlainRequest,
     body: Buffer | undefined,
-    later?: (answer: FrontAnswer) => void,
-  ): FrontAnswer | Promise<FrontAnswer | undefined> | undefined | typeof ANSWER_LATER {
+  ): FrontAnswer | Promise<FrontAnswer | undefined> | undefined {
     const started = performance.now();
-    if (request.method === 'POST') return this.#plainPost(request, body, started, later);
+    if (request.method === 'POST') return this.#plainPost(request, body, started);
     if (request.contentLength !== undefined) return undefined;
     const table = this.#table;
     const found = table.findGet(request.url, () => table.principalOf(request.authorization, false));
@@ -130,8 +124,7 @@ export class FastRoutes {
     request: PlainRequest,
     body: Buffer | undefined,
     started: number,
-    later: ((answer: FrontAnswer) => void) | undefined,
-  ): Promise<FrontAnswer> | undefined | typeof ANSWER_LATER {
+  ): Promise<FrontAnswer> | undefined {
     if (body === undefined) return undefined;
     const taken = this.#table.writeFor(
       request.url,
@@ -142,56 +135,20 @@ export class FastRoutes {
     );
     if (taken === undefined) return undefined;
     const { write, principal } = taken;
-    const withCallback = later !== undefined && write.writeBytesThen !== undefined;
-    if (withCallback) {
-      const answered = this.#writeThen(write, body, principal, started, later);
-      if (answered !== undefined) return answered;
-    }
-    const answer = tryWrite(write, body, principal, withCallback);
+    const answer = tryWrite(write, body, principal);
     if (answer === undefined) return undefined;
-    return answer.then(
-      (reply) => this.#writeAnswer(write.route, started, undefined, reply),
-      (error: unknown) => this.#writeAnswer(write.route, started, error, undefined),
-    );
-  }
-
-  /** `writeBytesThen`'s answer through `later`: ANSWER_LATER, or undefined when it declined. */
-  #writeThen(
-    write: FastWrite,
-    body: Buffer,
-    principal: Principal,
-    started: number,
-    later: (answer: FrontAnswer) => void,
-  ): typeof ANSWER_LATER | Promise<FrontAnswer> | undefined {
-    let returned = false;
-    const done: WriteDone = (error, reply) => {
-      // Called back at once: put off, so that the front knows the answer is due before it comes.
-      if (!returned) return queueMicrotask(() => done(error, reply));
-      later(this.#writeAnswer(write.route, started, error, reply));
-    };
-    let taken: boolean;
-    try {
-      taken = write.writeBytesThen!(body, principal, done);
-    } catch (error) {
-      returned = true;
-      return rejected(error).catch((failure: unknown) =>
-        this.#writeAnswer(write.route, started, failure, undefined),
-      );
-    }
-    returned = true;
-    return taken ? ANSWER_LATER : undefined;
-  }
-
-  /** A fast write's answer, counted: its 200, or the problem the full route would answer. */
-  #writeAnswer(route: string, started: number, error: unknown, reply: FastReply | undefined): FrontAnswer {
     const outcomes = this.#outcomes;
-    if (error === undefined && reply !== undefined) {
-      outcomes.observe('POST', route, 200, (performance.now() - started) / 1000);
-      const { body, headers } = reply;
-      return headers === undefined ? body : { status: 200, type: JSON_TYPE, body, headers };
-    }
-    const problem = outcomes.problemOf(error ?? new Error('a fast write answered nothing'));
-    outcomes.observe('POST', route, problem.status, (performance.now() - started) / 1000);
-    return outcomes.problemAnswer(problem);
+    return answer.then(
+      (reply): FrontAnswer => {
+        outcomes.observe('POST', write.route, 200, (performance.now() - started) / 1000);
+        const { body, headers } = reply;
+        return headers === undefined ? body : { status: 200, type: JSON_TYPE, body, headers };
+      },
+      (error: unknown): FrontAnswer => {
+        const problem = outcomes.problemOf(error);
+        outcomes.observe('POST', write.route, problem.status, (performance.now() - started) / 1000);
+        return outcomes.problemAnswer(problem);
+      },
+    );
   }
 }

@@ -1,10 +1,9 @@
 /**
  * A group commit on the event loop for one SQLite writer connection in WAL mode: the items
  * submitted in one turn commit in one transaction (no fsync: `synchronous = NORMAL`), then one
- * `fdatasync` of the WAL file on libuv's thread pool makes them durable, and only then are their
- * waiters told (a promise each, or a completion callback: group-commit-waiters.ts). While a sync
- * runs, the next turns' transactions commit and wait for the next sync together: the slower the
- * disk, the larger the groups. The durability argument (checkpoints,
+ * `fdatasync` of the WAL file on libuv's thread pool makes them durable, and only then do their
+ * promises resolve. While a sync runs, the next turns' transactions commit and wait for the next
+ * sync together: the slower the disk, the larger the groups. The durability argument (checkpoints,
  * WAL restarts, which file is synced) is written down in docs/leaderboard.md, "Durability".
  * With `durability: 'connection'` the connection's own settings make the commits durable instead
  * (mail: `synchronous = FULL` syncs in each COMMIT), and the group commit only groups them.
@@ -13,10 +12,13 @@ import { closeSync, fdatasync, fstatSync } from 'node:fs';
 import { WriteLockProbe } from '../sqlite-write-lock.ts';
 import type { GroupCommitOptions, SyncFile } from './group-commit-options.ts';
 import { openWal } from './group-commit-wal.ts';
-import { type Done, failLater, rejectWaiter, resolveWaiter, type Waiter } from './group-commit-waiters.ts';
 
 export type { GroupCommitOptions, SyncFile } from './group-commit-options.ts';
-export type { Done } from './group-commit-waiters.ts';
+
+interface Waiting<Result> {
+  readonly resolve: (result: Result) => void;
+  readonly reject: (error: unknown) => void;
+}
 
 export class SqliteGroupCommit<Item, Result> {
   readonly #commit: (items: readonly Item[]) => readonly Result[];
@@ -34,11 +36,11 @@ export class SqliteGroupCommit<Item, Result> {
   readonly #wal: number | undefined;
   /** Submitted, not yet committed, and who waits for each (same index): no entry object per item. */
   #queued: Item[] = [];
-  #queuedWaiting: Array<Waiter<Result>> = [];
+  #queuedWaiting: Array<Waiting<Result>> = [];
   #scheduled = false;
   /** Committed, waiting for the next sync: the results and, at the same index, their waiters. */
   #unsynced: Result[] = [];
-  #unsyncedWaiting: Array<Waiter<Result>> = [];
+  #unsyncedWaiting: Array<Waiting<Result>> = [];
   #syncing = false;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -79,28 +81,16 @@ export class SqliteGroupCommit<Item, Result> {
   submit(item: Item): Promise<Result> {
     if (this.#failed !== undefined) return Promise.reject(this.#failed);
     if (this.#closed) return Promise.reject(new Error('group commit is closed'));
-    return new Promise((resolve, reject) => this.#queue(item, { resolve, reject }));
-  }
-
-  /**
-   * `submit` with a completion callback instead of a promise: `done` is called once the item's
-   * transaction committed and the WAL was synced after it, or with the failure (see Done).
-   */
-  submitThen(item: Item, done: Done<Result>): void {
-    if (this.#failed !== undefined) return failLater(done, this.#failed);
-    if (this.#closed) return failLater(done, new Error('group commit is closed'));
-    this.#queue(item, done);
-  }
-
-  #queue(item: Item, waiter: Waiter<Result>): void {
-    if (this.#queued.length === 0 && this.#holdNs > 0n) this.#queuedSince = process.hrtime.bigint();
-    this.#queued.push(item);
-    this.#queuedWaiting.push(waiter);
-    if (!this.#scheduled) {
-      // Not at once: the submits of this turn of the event loop go together.
-      this.#scheduled = true;
-      setImmediate(() => this.#flush());
-    }
+    return new Promise((resolve, reject) => {
+      if (this.#queued.length === 0 && this.#holdNs > 0n) this.#queuedSince = process.hrtime.bigint();
+      this.#queued.push(item);
+      this.#queuedWaiting.push({ resolve, reject });
+      if (!this.#scheduled) {
+        // Not at once: the submits of this turn of the event loop go together.
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
   }
 
   /**
@@ -129,7 +119,7 @@ export class SqliteGroupCommit<Item, Result> {
     this.#queued = [];
     this.#queuedWaiting = [];
     if (this.#failed !== undefined) {
-      for (const waiter of waiting) rejectWaiter(waiter, this.#failed);
+      for (const waiter of waiting) waiter.reject(this.#failed);
       return this.#settled();
     }
     this.#beforeBegin?.();
@@ -137,11 +127,11 @@ export class SqliteGroupCommit<Item, Result> {
     try {
       results = this.#commit(group);
     } catch (error) {
-      for (const waiter of waiting) rejectWaiter(waiter, error);
+      for (const waiter of waiting) waiter.reject(error);
       return this.#settled();
     }
     if (!this.#durable) {
-      for (let i = 0; i < waiting.length; i++) resolveWaiter(waiting[i]!, results[i]!);
+      for (let i = 0; i < waiting.length; i++) waiting[i]!.resolve(results[i]!);
       return this.#settled();
     }
     for (let i = 0; i < waiting.length; i++) {
@@ -188,11 +178,9 @@ export class SqliteGroupCommit<Item, Result> {
     this.#sync(wal, (error) => {
       this.#syncing = false;
       if (error !== null) return this.#fail(error, waiting);
-      // The next group commits and its sync starts first: the waiters' work (a callback's runs
-      // now, a promise's in the microtasks after) overlaps with that sync.
+      for (let i = 0; i < waiting.length; i++) waiting[i]!.resolve(covered[i]!);
       if (this.#queued.length > 0 && !this.#scheduled) this.#flush();
       else this.#startSync();
-      for (let i = 0; i < waiting.length; i++) resolveWaiter(waiting[i]!, covered[i]!);
     });
   }
 
@@ -201,18 +189,18 @@ export class SqliteGroupCommit<Item, Result> {
    * writing the pages this one lost: every commit not yet synced is refused, and so is every
    * item after, until the process opens the file again.
    */
-  #fail(error: NodeJS.ErrnoException, covered: ReadonlyArray<Waiter<Result>>): void {
-    const failure = new Error(`fdatasync of the WAL failed; no more commits: ${error.message}`, {
+  #fail(error: NodeJS.ErrnoException, covered: ReadonlyArray<Waiting<Result>>): void {
+    const failed = new Error(`fdatasync of the WAL failed; no more commits: ${error.message}`, {
       cause: error,
     });
-    this.#failed = failure;
-    for (const waiter of [...covered, ...this.#unsyncedWaiting]) rejectWaiter(waiter, failure);
+    this.#failed = failed;
+    for (const waiter of [...covered, ...this.#unsyncedWaiting]) waiter.reject(failed);
     this.#unsynced = [];
     this.#unsyncedWaiting = [];
     // Held ones too (none when nothing is held: they wait for their turn's flush).
     if (!this.#scheduled) {
       this.#queued = [];
-      for (const waiter of this.#queuedWaiting.splice(0)) rejectWaiter(waiter, failure);
+      for (const waiter of this.#queuedWaiting.splice(0)) waiter.reject(failed);
     }
     this.#settled();
   }

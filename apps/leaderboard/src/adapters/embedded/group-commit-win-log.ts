@@ -3,7 +3,6 @@ import {
   openSqlite,
   SqliteGroupCommit,
   walCopyBack,
-  type Done,
   WalCheckpointer,
   type SyncFile,
   type WalCheckpoints,
@@ -91,11 +90,6 @@ export class GroupCommitWinLog implements WinLog {
   append(win: NewWin): Promise<AppendResult> {
     if (this.#closed) return Promise.reject(new Error('win log is closed'));
     return this.#commits.submit(win);
-  }
-
-  appendThen(win: NewWin, done: Done<AppendResult>): void {
-    if (this.#closed) return queueMicrotask(() => done(new Error('win log is closed')));
-    this.#commits.submitThen(win, done);
   }
 
   /** How the WAL's checkpoints went (tests, diagnostics). */
