@@ -118,4 +118,4 @@ export {
   type WalRestarts,
 } from './sqlite-wal-checkpointer.ts';
 
-export { SqliteGroupCommit, type GroupCommitOptions, type SyncFile } from './sqlite-group-commit.ts';
+export { SqliteGroupCommit, type GroupCommitOptions, type SyncFile } from './storage/group-commit.ts';

@@ -6,6 +6,13 @@
  * whitespace, escapes, a number in another form (1.0, 1e0) or a repeated key give undefined, and
  * the body then goes to JSON.parse and plainScore (a test compares the two readers).
  */
+import {
+  asciiTable,
+  MATCH_ID_CHARACTERS,
+  MATCH_ID_MAX_LENGTH,
+  USER_ID_CHARACTERS,
+  USER_ID_MAX_LENGTH,
+} from './id-rules.ts';
 import type { PlainScore } from './plain-score.ts';
 
 const QUOTE = 0x22;
@@ -14,14 +21,13 @@ const OPEN = 0x7b;
 const CLOSE = 0x7d;
 const ZERO = 0x30;
 const NINE = 0x39;
-const BACKSLASH = 0x5c;
 /** Longer digit runs are left to JSON.parse (a points limit is far below 10^15). */
 const MAX_DIGITS = 15;
 
-/** Characters of a user id ([A-Za-z0-9_-]), by byte. */
-const ID_BYTE = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')
-  ID_BYTE[c.charCodeAt(0)] = 1;
+/** A user id's characters, by byte. */
+const USER_ID_BYTES = asciiTable(USER_ID_CHARACTERS);
+/** A match id's characters but the quote and the backslash, which a JSON string escapes, by byte. */
+const MATCH_ID_BYTES = asciiTable(MATCH_ID_CHARACTERS, '"\\');
 
 /** Where a read is in the body, and the body's end. */
 interface Cursor {
@@ -41,11 +47,13 @@ export function plainScoreOfBytes(body: Buffer, maxPoints: number): PlainScore |
     // A value refused ends the read: the cursor stays on it, and one that is missing (`"points":,`) would
     // otherwise pass for the comma or brace after it.
     if (key === USER_ID && userId === undefined) {
-      if ((userId = readString(body, cursor, 64, true)) === undefined) return undefined;
+      if ((userId = readString(body, cursor, USER_ID_MAX_LENGTH, USER_ID_BYTES)) === undefined)
+        return undefined;
     } else if (key === POINTS && points === undefined) {
       if ((points = readPoints(body, cursor, maxPoints)) === undefined) return undefined;
     } else if (key === MATCH_ID && matchId === undefined) {
-      if ((matchId = readString(body, cursor, 128, false)) === undefined) return undefined;
+      if ((matchId = readString(body, cursor, MATCH_ID_MAX_LENGTH, MATCH_ID_BYTES)) === undefined)
+        return undefined;
     } else return undefined;
     if (cursor.at === end - 1) break;
     if (body[cursor.at] !== COMMA) return undefined;
@@ -78,11 +86,8 @@ function readKey(body: Buffer, cursor: Cursor): number {
   return 0;
 }
 
-/**
- * A string without escapes of 1..`max` bytes: user-id characters, or (a match id) any printable
- * ASCII but the quote and the backslash, which a JSON string escapes. Undefined otherwise.
- */
-function readString(body: Buffer, cursor: Cursor, max: number, idOnly: boolean): string | undefined {
+/** A string without escapes of 1..`max` bytes, each one `taken` has. Undefined otherwise. */
+function readString(body: Buffer, cursor: Cursor, max: number, taken: Uint8Array): string | undefined {
   const { at, end } = cursor;
   if (body[at] !== QUOTE) return undefined;
   const from = at + 1;
@@ -90,7 +95,7 @@ function readString(body: Buffer, cursor: Cursor, max: number, idOnly: boolean):
   for (; i < end; i++) {
     const c = body[i]!;
     if (c === QUOTE) break;
-    if (idOnly ? c >= 128 || ID_BYTE[c] === 0 : c <= 0x20 || c >= 0x7f || c === BACKSLASH) return undefined;
+    if (c >= 128 || taken[c] === 0) return undefined;
   }
   const length = i - from;
   if (i === end || length === 0 || length > max) return undefined;

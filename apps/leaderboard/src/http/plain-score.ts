@@ -6,7 +6,7 @@
  */
 import { scoreBodySchema, userIdSchema } from './schemas.ts';
 
-/** A plain body is well under this (64-character ids, a 128-character match id). */
+/** A plain body is well under this (the longest user id and match id, id-rules.ts, and points). */
 export const MAX_PLAIN_SCORE_BYTES = 1024;
 
 const userId = new RegExp(userIdSchema.pattern);

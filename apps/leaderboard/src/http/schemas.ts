@@ -1,6 +1,13 @@
 /** JSON schemas of the leaderboard API: validation at the edge and the OpenAPI document. */
 import { PERIOD_PATTERNS, type PeriodKind } from '../core/period.ts';
 import { TOP_LIST_SIZE } from '../core/standing.ts';
+import {
+  idPattern,
+  MATCH_ID_CHARACTERS,
+  MATCH_ID_MAX_LENGTH,
+  USER_ID_CHARACTERS,
+  USER_ID_MAX_LENGTH,
+} from './id-rules.ts';
 
 /**
  * Text shown to other people must not carry control characters (Unicode Cc, which includes
@@ -13,8 +20,8 @@ export const DISPLAYABLE_TEXT =
 
 export const userIdSchema = {
   type: 'string',
-  pattern: '^[A-Za-z0-9_-]{1,64}$',
-  description: 'Player id: 1–64 characters of A–Z, a–z, 0–9, _ and -',
+  pattern: idPattern(USER_ID_CHARACTERS, USER_ID_MAX_LENGTH),
+  description: `Player id: 1–${USER_ID_MAX_LENGTH} characters of A–Z, a–z, 0–9, _ and -`,
   examples: ['5f2b9c1e8d3a4b6c7e9f0a1b'],
 } as const;
 
@@ -67,7 +74,7 @@ export function scoreBodySchema(maxPoints: number) {
       points: { type: 'integer', minimum: 1, maximum: maxPoints, description: 'Points gained by the win' },
       match_id: {
         type: 'string',
-        pattern: '^[\\x21-\\x7e]{1,128}$',
+        pattern: idPattern(MATCH_ID_CHARACTERS, MATCH_ID_MAX_LENGTH),
         description: 'The match; a retry with the same match_id adds nothing',
       },
     },

@@ -2,6 +2,8 @@ import t from 'tap';
 import { seededRandom } from '@tessera/testkit';
 import { plainScore } from '../../src/http/plain-score.ts';
 import { plainScoreOfBytes } from '../../src/http/plain-score-bytes.ts';
+import { MATCH_ID_MAX_LENGTH, USER_ID_MAX_LENGTH } from '../../src/http/id-rules.ts';
+import { scoreBodySchema, userIdSchema } from '../../src/http/schemas.ts';
 
 /**
  * The bytes reader takes a body only as plainScore takes JSON.parse's object of it: whatever it
@@ -109,4 +111,38 @@ t.test('seeded mutations of plain bodies: the bytes reader never disagrees with 
     }
   }
   t.ok(taken > 100, `${taken} mutated bodies read from the bytes, each as plainScore reads it`);
+});
+
+t.test('ids: the bytes reader takes the characters and lengths the schema takes', async (t) => {
+  const userId = new RegExp(userIdSchema.pattern);
+  const matchId = new RegExp(scoreBodySchema(MAX).properties.match_id.pattern);
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    // A quote or a backslash is escaped in JSON: the bytes reader leaves those to JSON.parse.
+    if (ch === '"' || ch === '\\') continue;
+    t.equal(
+      ofBytes(`{"user_id":"a${ch}","points":1}`) !== undefined,
+      userId.test(`a${ch}`),
+      `user id a${ch}`,
+    );
+    t.equal(
+      ofBytes(`{"user_id":"a","points":1,"match_id":"m${ch}"}`) !== undefined,
+      matchId.test(`m${ch}`),
+      `match id m${ch}`,
+    );
+  }
+  for (const [length, taken] of [
+    [USER_ID_MAX_LENGTH, true],
+    [USER_ID_MAX_LENGTH + 1, false],
+  ] as const) {
+    t.equal(userId.test('u'.repeat(length)), taken);
+    t.equal(ofBytes(`{"user_id":"${'u'.repeat(length)}","points":1}`) !== undefined, taken);
+  }
+  for (const [length, taken] of [
+    [MATCH_ID_MAX_LENGTH, true],
+    [MATCH_ID_MAX_LENGTH + 1, false],
+  ] as const) {
+    t.equal(matchId.test('m'.repeat(length)), taken);
+    t.equal(ofBytes(`{"user_id":"a","points":1,"match_id":"${'m'.repeat(length)}"}`) !== undefined, taken);
+  }
 });

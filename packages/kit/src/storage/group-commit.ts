@@ -8,61 +8,12 @@
  * With `durability: 'connection'` the connection's own settings make the commits durable instead
  * (mail: `synchronous = FULL` syncs in each COMMIT), and the group commit only groups them.
  */
-import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
-import { WriteLockProbe } from './sqlite-write-lock.ts';
+import { closeSync, fdatasync, fstatSync } from 'node:fs';
+import { WriteLockProbe } from '../sqlite-write-lock.ts';
+import type { GroupCommitOptions, SyncFile } from './group-commit-options.ts';
+import { openWal } from './group-commit-wal.ts';
 
-/** `fs.fdatasync`'s shape, so that a test can make it fail. */
-export type SyncFile = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void;
-
-interface CommonOptions<Item, Result> {
-  /** The one writer connection to its file; it must outlive the group commit. */
-  readonly db: DatabaseSync;
-  /** Commits a group in one transaction, synchronously; throws having rolled it back. */
-  readonly commit: (items: readonly Item[]) => readonly Result[];
-  /**
-   * While a sync runs, hold a group's commit so that the next group grows: until the sync ends,
-   * or until this long (µs, from its first item) has passed when a later turn submits (no timer
-   * of its own looks again). 0 (default): commit at once.
-   */
-  readonly holdMicros?: number;
-  /**
-   * While another connection holds the write lock, the group waits on the event loop (tried again
-   * each turn, joined by the items submitted meanwhile) up to this long (ms) before it commits
-   * (and waits, if it must, in SQLite's busy handler as without it). Absent: it commits at once.
-   */
-  readonly yieldWhileBusyMs?: number;
-  /**
-   * Runs outside any transaction just before each group's commit takes the write lock, after the
-   * wait for it (a WAL copy-back, which must come right before the transaction that restarts the
-   * WAL); it must not throw.
-   */
-  readonly beforeBegin?: () => void;
-}
-
-/** The group commit owns the durability: see the module's comment. */
-interface GroupDurability {
-  readonly durability?: 'group';
-  /** The database file (WAL mode): its WAL is what is synced. */
-  readonly file: string;
-  /** False: no fdatasync, a commit survives a process crash but not a power loss (default true). */
-  readonly durable?: boolean;
-  /** Tests: the sync (default `fs.fdatasync`). */
-  readonly sync?: SyncFile;
-}
-
-/**
- * The connection's own settings stand (its `synchronous`, its automatic checkpoint or a
- * checkpointer's): an item resolves once its transaction committed, as durable as they make it;
- * no fdatasync runs here, and the file need not be in WAL mode.
- */
-interface ConnectionDurability {
-  readonly durability: 'connection';
-}
-
-export type GroupCommitOptions<Item, Result> = CommonOptions<Item, Result> &
-  (GroupDurability | ConnectionDurability);
+export type { GroupCommitOptions, SyncFile } from './group-commit-options.ts';
 
 interface Waiting<Result> {
   readonly resolve: (result: Result) => void;
@@ -259,42 +210,4 @@ export class SqliteGroupCommit<Item, Result> {
     if (this.#scheduled || this.#syncing || this.#unsynced.length > 0 || this.#queued.length > 0) return;
     for (const resolve of this.#idle.splice(0)) resolve();
   }
-}
-
-/**
- * Sets the connection for a group commit that owns its durability and opens its WAL. Durable:
- * whatever an earlier process committed and never synced is synced before the first group
- * commits, and the WAL's directory entry too (SQLite's own directory sync comes at a checkpoint's
- * first WAL sync only). Not before every read: the caller's reads, and SQLite's own at opening,
- * came before, and an answer given from such frames before this sync could be lost with them at a
- * power loss. The descriptor is closed again if anything after its opening throws.
- */
-function openWal(db: DatabaseSync, file: string, durable: boolean): number {
-  const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
-  if (mode.journal_mode !== 'wal') throw new Error(`${file}: a group commit needs WAL mode`);
-  // NORMAL, not OFF: commits still do not sync, but a checkpoint on this connection syncs the WAL
-  // before and the file after copying, and a WAL restart syncs its new header.
-  db.exec('PRAGMA synchronous = NORMAL');
-  // Copy-backs are the checkpointer's (its own connection), never inside a commit.
-  db.exec('PRAGMA wal_autocheckpoint = 0');
-  // A write transaction opens (creates) the WAL if it is not yet there.
-  db.exec('BEGIN IMMEDIATE; COMMIT');
-  const walFile = `${file}-wal`;
-  if (!existsSync(walFile)) throw new Error(`${walFile}: no WAL to sync`);
-  const wal = openSync(walFile, 'r');
-  try {
-    if (durable) {
-      fsyncSync(wal);
-      const dir = openSync(dirname(walFile), 'r');
-      try {
-        fsyncSync(dir);
-      } finally {
-        closeSync(dir);
-      }
-    }
-  } catch (error) {
-    closeSync(wal);
-    throw error;
-  }
-  return wal;
 }
