@@ -1,12 +1,21 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { Ranking } from '../../src/core/ranking.ts';
+import type { RankingEntry } from '../../src/core/ranking.ts';
 import { agree, NaiveRanking, same, SHAPES } from './naive-ranking.ts';
+
+/** The players a checkpoint would save now, by id (the set is then empty again). */
+function changes(ranking: Ranking): RankingEntry[] {
+  const taken = ranking.takeChanges();
+  const entries = Array.from({ length: taken.length }, (_, i) => taken.entryAt(i));
+  taken.end(true);
+  return entries.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+}
 
 for (const tieBreak of ['shared', 'earliest'] as const) {
   for (const shape of SHAPES) {
     t.test(
-      `wins applied by applyBatch agree with the model and with apply one by one (${tieBreak}; ${shape.name})`,
+      `wins applied by applyBatch agree with the model and with apply one by one, applied seq and changed players too (${tieBreak}; ${shape.name})`,
       async (t) => {
         // A batch is parsed and looked up in chunks of 256 before its wins are applied: batches
         // longer than a chunk, ids met twice in one, redeliveries in one, the table growing (and,
@@ -31,6 +40,7 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
             let expected = 0;
             const flush = (): void => {
               same(`wins counted in a batch of ${batch.length}`, batched.applyBatch(batch), expected);
+              same('applied seq beside apply', batched.appliedSeq, single.appliedSeq);
               batch = [];
               expected = 0;
             };
@@ -44,10 +54,12 @@ for (const tieBreak of ['shared', 'earliest'] as const) {
               if (cut === 6) {
                 flush();
                 agree(batched, model, probe + i);
+                same('players changed beside apply', changes(batched), changes(single));
               }
             });
             flush();
             agree(batched, model, probe);
+            same('players changed beside apply', changes(batched), changes(single));
             same('full order beside apply', batched.top(0, batched.size), single.top(0, single.size));
           }),
           { numRuns: 6, seed },
