@@ -4,6 +4,7 @@
 // batch; never asked, it holds them all.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit';
@@ -51,38 +52,8 @@ for (const writer of ['thread', 'inline'] as const) {
   });
 }
 
-t.test(
-  'a copy-back that fails on the writer thread reaches the checkpointer; the batch commits',
-  async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'journal.db');
-    const reader = openSqlite(file, { synchronous: 'normal' });
-    const failures: string[] = [];
-    const walRestarts: WalRestarts = {
-      takeRestart: () => true,
-      copyBackFailed: (message) => failures.push(message),
-    };
-    const journal = new WorkerJournal({
-      file,
-      synchronous: 'normal',
-      reader,
-      walRestarts,
-      failCopyBacks: 'disk I/O error',
-    });
-    for (let seq = 1; seq <= 3; seq++) {
-      journal.append(seq, deposit(seq));
-      await journal.commit();
-    }
-    t.same(failures, ['disk I/O error', 'disk I/O error', 'disk I/O error'], 'one told per batch');
-    await journal.close();
-    const rows = reader.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number };
-    t.equal(rows.n, 3, 'every batch committed');
-    reader.close();
-  },
-);
-
-t.test('a copy-back that fails before a batch that fails too reaches the checkpointer', async (t) => {
+/** A thread-written journal asked to copy back before every batch, each copy-back failing so. */
+function failingCopyBacks(t: Test): { reader: DatabaseSync; failures: string[]; journal: WorkerJournal } {
   const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'journal.db');
@@ -99,6 +70,27 @@ t.test('a copy-back that fails before a batch that fails too reaches the checkpo
     walRestarts,
     failCopyBacks: 'disk I/O error',
   });
+  return { reader, failures, journal };
+}
+
+t.test(
+  'a copy-back that fails on the writer thread reaches the checkpointer; the batch commits',
+  async (t) => {
+    const { reader, failures, journal } = failingCopyBacks(t);
+    for (let seq = 1; seq <= 3; seq++) {
+      journal.append(seq, deposit(seq));
+      await journal.commit();
+    }
+    t.same(failures, ['disk I/O error', 'disk I/O error', 'disk I/O error'], 'one told per batch');
+    await journal.close();
+    const rows = reader.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number };
+    t.equal(rows.n, 3, 'every batch committed');
+    reader.close();
+  },
+);
+
+t.test('a copy-back that fails before a batch that fails too reaches the checkpointer', async (t) => {
+  const { reader, failures, journal } = failingCopyBacks(t);
   // Another writer takes seq 1 behind the journal's back: the writer's insert of it fails.
   reader
     .prepare("INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (1, 1, '', '[]')")
