@@ -10,7 +10,8 @@
  * as one turn of the event loop would receive them; after each batch the run awaits the group
  * commit. BENCH_INFLIGHT (default 1) turns may wait for their commits at once: with 2, the next
  * turn's requests are processed while the batch before is written and fsynced, as a gateway
- * with more requests arriving would do (the clients' acknowledgements wait for their own batch).
+ * with more requests arriving would do (the clients' acknowledgements wait for their own batch;
+ * from 3 on, turns share the batch gathering behind the one being written: bench/turn-acks.ts).
  * Per run: orders/s over the whole run (commits included), each request's processing
  * time (steps 1–6, synchronous) and each request's acknowledgement time (from its submission to
  * its batch's durable commit), median of RUNS runs after a warm-up. Both journal sync modes.
@@ -25,6 +26,7 @@ import { ExchangeService } from '../src/service.ts';
 import { fund, orderFlow, send, type FlowOptions, type Request } from './order-flow.ts';
 import { restartTimes } from './restart-times.ts';
 import { histogram, timerOverhead } from './runners.ts';
+import { TurnAcks } from './turn-acks.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -61,16 +63,8 @@ async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promi
     await fund(service, flow);
     const processing = histogram();
     const ack = histogram();
-    // Each turn waiting for its commit: its requests' submission times, then the commit's promise.
-    const waiting: Array<{ submitted: Float64Array; durable: Promise<void> }> = [];
-    const settle = async (turn: { submitted: Float64Array; durable: Promise<void> }): Promise<void> => {
-      await turn.durable;
-      commits++;
-      const done = performance.now();
-      for (const t0 of turn.submitted) ack.recordValue(Math.round((done - t0) * 1e6));
-    };
+    const turns = new TurnAcks(INFLIGHT, (nanos) => ack.recordValue(nanos));
     let accepted = 0;
-    let commits = 0;
     const start = performance.now();
     const cpu = process.cpuUsage();
     for (let i = 0; i < requests.length; i += BATCH) {
@@ -83,13 +77,9 @@ async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promi
         submitted[j - i] = t0;
         processing.recordValue(Math.round((t1 - t0) * 1e6));
       }
-      waiting.push({ submitted, durable: service.durable() });
-      // The next turn comes once the oldest turn's commit is in, or, with room for more, at once
-      // (a later turn of the event loop: this one's batch leaves first).
-      if (waiting.length >= INFLIGHT) await settle(waiting.shift()!);
-      else await new Promise((resolve) => setImmediate(resolve));
+      await turns.add(submitted, service.durable());
     }
-    for (const turn of waiting) await settle(turn);
+    await turns.drain();
     const seconds = (performance.now() - start) / 1000;
     const used = process.cpuUsage(cpu);
     const cpuSeconds = (used.user + used.system) / 1e6;
@@ -102,7 +92,7 @@ async function run(requests: readonly Request[], sync: 'full' | 'normal'): Promi
       process: { p50: us(processing, 50), p99: us(processing, 99), p999: us(processing, 99.9) },
       ack: { p50: us(ack, 50), p99: us(ack, 99) },
       accepted,
-      commits,
+      commits: turns.commits,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

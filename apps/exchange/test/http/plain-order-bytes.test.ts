@@ -1,5 +1,5 @@
 import t from 'tap';
-import { seededRandom } from '@tessera/testkit';
+import { mutatedTexts, seededRandom } from '@tessera/testkit';
 import { plainOrder } from '../../src/http/fast-order.ts';
 import { plainOrderOfBytes } from '../../src/http/plain-order-bytes.ts';
 
@@ -98,16 +98,7 @@ t.test('seeded mutations of plain bodies: the bytes reader never disagrees with 
     '{"side":"sell","price":9007199254740991,"symbol":"M","orderType":"limit","quantity":1}',
   ];
   let taken = 0;
-  for (let i = 0; i < 20_000; i++) {
-    let text = seeds[random(seeds.length)]!;
-    for (let edits = 1 + random(3); edits > 0; edits--) {
-      const at = random(text.length + 1);
-      const kind = random(3);
-      const c = alphabet[random(alphabet.length)]!;
-      if (kind === 0) text = text.slice(0, at) + c + text.slice(at);
-      else if (kind === 1) text = text.slice(0, at) + text.slice(at + 1);
-      else text = text.slice(0, at) + c + text.slice(at + 1);
-    }
+  for (const text of mutatedTexts(seeds, alphabet, random, 20_000)) {
     const read = ofBytes(text);
     if (read === undefined) continue;
     taken++;
@@ -118,4 +109,48 @@ t.test('seeded mutations of plain bodies: the bytes reader never disagrees with 
     }
   }
   t.ok(taken > 100, `${taken} mutated bodies read from the bytes, each as plainOrder reads it`);
+});
+
+t.test('bodies built of the five keys in any order, with odd values: never read otherwise', async (t) => {
+  const random = seededRandom(25);
+  const pick = (values: readonly string[]) => values[random(values.length)]!;
+  const good: Record<string, readonly string[]> = {
+    symbol: ['"AAPL"', '"BRK.A"', '"M"', '"ABCDEFGHIJ.9"'],
+    side: ['"buy"', '"sell"'],
+    price: ['1', '10000', '9007199254740991'],
+    orderType: ['"limit"'],
+    quantity: ['1', '5', '9007199254740991'],
+  };
+  const keys = Object.keys(good);
+  // Numbers and strings as a careless client, or an attacker, writes them.
+  const odd = [
+    ...['0', '01', '-0', '-1', '1.0', '1e3', '1E3', '9007199254740992', '9007199254740993', '1.', '+1'],
+    ...['99999999999999999', '"1"', 'null', 'true', '[]', '{}', '[1]', '"A\\u0041"', '"\\u0041"'],
+    ...['"ABCDEFGHIJKLM"', '"a"', '"9A"', '""', '"ÄA"', '"BUY"', '"market"', '"b\\u0075y"', '"limit "'],
+  ];
+  const space = ['', '', '', ' ', '\n', '\t'];
+  let taken = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const fields = keys.filter(() => random(12) !== 0);
+    if (random(5) === 0)
+      fields.splice(random(fields.length + 1), 0, pick([...keys, 'clientOrderId', 'symbo']));
+    for (let j = fields.length - 1; j > 0; j--) {
+      const r = random(j + 1);
+      [fields[j], fields[r]] = [fields[r]!, fields[j]!];
+    }
+    const value = (key: string) => (random(4) !== 0 && key in good ? pick(good[key]!) : pick(odd));
+    const w = () => (random(10) === 0 ? pick(space) : '');
+    let text = `{${fields.map((key) => `${w()}"${key}"${w()}:${w()}${value(key)}${w()}`).join(',')}}`;
+    if (random(20) === 0) text = text.slice(0, random(text.length + 1));
+    const read = ofBytes(text);
+    if (read === undefined) continue;
+    taken++;
+    if (canonical(read) !== canonical(ofParse(text))) {
+      t.fail(
+        `disagree on ${JSON.stringify(text)}: ${JSON.stringify(read)} vs ${JSON.stringify(ofParse(text))}`,
+      );
+      return;
+    }
+  }
+  t.ok(taken > 500, `${taken} built bodies read from the bytes, each as plainOrder reads it`);
 });

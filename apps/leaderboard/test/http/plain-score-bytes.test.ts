@@ -1,5 +1,5 @@
 import t from 'tap';
-import { seededRandom } from '@tessera/testkit';
+import { mutatedTexts, seededRandom } from '@tessera/testkit';
 import { plainScore } from '../../src/http/plain-score.ts';
 import { plainScoreOfBytes } from '../../src/http/plain-score-bytes.ts';
 import { MATCH_ID_MAX_LENGTH, USER_ID_MAX_LENGTH } from '../../src/http/id-rules.ts';
@@ -91,16 +91,7 @@ t.test('seeded mutations of plain bodies: the bytes reader never disagrees with 
     '{"user_id":"carol","match_id":"x","points":100}',
   ];
   let taken = 0;
-  for (let i = 0; i < 20_000; i++) {
-    let text = seeds[random(seeds.length)]!;
-    for (let edits = 1 + random(3); edits > 0; edits--) {
-      const at = random(text.length + 1);
-      const kind = random(3);
-      const c = alphabet[random(alphabet.length)]!;
-      if (kind === 0) text = text.slice(0, at) + c + text.slice(at);
-      else if (kind === 1) text = text.slice(0, at) + text.slice(at + 1);
-      else text = text.slice(0, at) + c + text.slice(at + 1);
-    }
+  for (const text of mutatedTexts(seeds, alphabet, random, 20_000)) {
     const read = ofBytes(text);
     if (read === undefined) continue;
     taken++;

@@ -83,16 +83,16 @@ class WorkerSink implements BatchSink {
     // and a WAL restart asked for is kept for the next batch that is written.
     if (this.#failed !== undefined) return Promise.reject(this.#failed);
     if (this.#waiter !== undefined) return Promise.reject(ONE_AT_A_TIME());
-    const restartWal = this.#walRestarts?.takeRestart() ?? false;
     const shared = this.#handoff.putBatch(batch);
     if (!shared) {
       try {
         this.#port.postMessage(batch);
       } catch (error) {
-        // A batch that cannot be cloned never reached the thread: only it fails.
+        // A batch that cannot be cloned never reached the thread: only it fails (no restart taken).
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
+    const restartWal = this.#walRestarts?.takeRestart() ?? false;
     return this.#request(shared ? RequestKind.SharedBatch : RequestKind.PortBatch, restartWal);
   }
 

@@ -4,6 +4,7 @@
 // batch; never asked, it holds them all.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { openSqlite } from '@tessera/kit';
@@ -51,25 +52,31 @@ for (const writer of ['thread', 'inline'] as const) {
   });
 }
 
+/** A thread-written journal asked to copy back (before every batch unless told), each copy-back failing so. */
+function failingCopyBacks(
+  t: Test,
+  takeRestart: () => boolean = () => true,
+): { reader: DatabaseSync; failures: string[]; journal: WorkerJournal } {
+  const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'journal.db');
+  const reader = openSqlite(file, { synchronous: 'normal' });
+  const failures: string[] = [];
+  const walRestarts: WalRestarts = { takeRestart, copyBackFailed: (message) => failures.push(message) };
+  const journal = new WorkerJournal({
+    file,
+    synchronous: 'normal',
+    reader,
+    walRestarts,
+    failCopyBacks: 'disk I/O error',
+  });
+  return { reader, failures, journal };
+}
+
 t.test(
   'a copy-back that fails on the writer thread reaches the checkpointer; the batch commits',
   async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'journal.db');
-    const reader = openSqlite(file, { synchronous: 'normal' });
-    const failures: string[] = [];
-    const walRestarts: WalRestarts = {
-      takeRestart: () => true,
-      copyBackFailed: (message) => failures.push(message),
-    };
-    const journal = new WorkerJournal({
-      file,
-      synchronous: 'normal',
-      reader,
-      walRestarts,
-      failCopyBacks: 'disk I/O error',
-    });
+    const { reader, failures, journal } = failingCopyBacks(t);
     for (let seq = 1; seq <= 3; seq++) {
       journal.append(seq, deposit(seq));
       await journal.commit();
@@ -83,22 +90,7 @@ t.test(
 );
 
 t.test('a copy-back that fails before a batch that fails too reaches the checkpointer', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ex-journal-wal-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'journal.db');
-  const reader = openSqlite(file, { synchronous: 'normal' });
-  const failures: string[] = [];
-  const walRestarts: WalRestarts = {
-    takeRestart: () => true,
-    copyBackFailed: (message) => failures.push(message),
-  };
-  const journal = new WorkerJournal({
-    file,
-    synchronous: 'normal',
-    reader,
-    walRestarts,
-    failCopyBacks: 'disk I/O error',
-  });
+  const { reader, failures, journal } = failingCopyBacks(t);
   // Another writer takes seq 1 behind the journal's back: the writer's insert of it fails.
   reader
     .prepare("INSERT INTO journal (first_seq, last_seq, commands, executions) VALUES (1, 1, '', '[]')")
@@ -106,6 +98,22 @@ t.test('a copy-back that fails before a batch that fails too reaches the checkpo
   journal.append(1, deposit(1));
   await t.rejects(journal.commit(), /UNIQUE|constraint/i, 'the batch fails with its own error');
   t.same(failures, ['disk I/O error'], 'and the copy-back before it is told');
+  await journal.close();
+  reader.close();
+});
+
+t.test('a restart taken for a batch that never reached the thread goes with the next batch', async (t) => {
+  // Asked once, as the checkpointer asks once a round.
+  let asked = 1;
+  const { reader, failures, journal } = failingCopyBacks(t, () => asked-- > 0);
+  journal.append(1, deposit(1));
+  // A snapshot goes by the port: one that cannot be cloned fails its batch before the thread sees it.
+  journal.saveSnapshot({ seq: 1, parts: [() => undefined] as unknown as string[] });
+  await t.rejects(journal.commit(), { name: 'DataCloneError' }, 'the batch fails');
+  t.same(failures, [], 'no copy-back was tried');
+  journal.append(1, deposit(1));
+  await journal.commit();
+  t.same(failures, ['disk I/O error'], 'the next batch tried the copy-back asked for');
   await journal.close();
   reader.close();
 });
