@@ -25,6 +25,15 @@ export type { PageMount } from './http/pages.ts';
 export { problemResponse } from './http/problem-responses.ts';
 export type { ReadinessCheck, ReadinessResult } from './http/fastify-types.ts';
 export type { FastAnswer, PublicFastAnswer } from './http/fast-route-types.ts';
+export {
+  afterValue,
+  asciiTable,
+  objectCursor,
+  readCount,
+  readPlainString,
+  skipText,
+} from './http/compact-json-bytes.ts';
+export type { BytesCursor } from './http/compact-json-bytes.ts';
 export { serve } from './serve.ts';
 export type { RunningService, ServeOptions, ServiceSelection } from './serve.ts';
 export { defineService } from './service-descriptor.ts';

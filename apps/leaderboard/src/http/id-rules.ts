@@ -17,14 +17,3 @@ export const MATCH_ID_CHARACTERS = '\\x21-\\x7e';
 export function idPattern(characters: string, maxLength: number): string {
   return `^[${characters}]{1,${maxLength}}$`;
 }
-
-/** The ASCII bytes a character class takes, but those of `except`, as a table by byte (1: taken). */
-export function asciiTable(characters: string, except = ''): Uint8Array {
-  const one = new RegExp(`^[${characters}]$`);
-  const table = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) {
-    const text = String.fromCharCode(c);
-    if (one.test(text) && !except.includes(text)) table[c] = 1;
-  }
-  return table;
-}
