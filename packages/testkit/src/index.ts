@@ -27,7 +27,8 @@ export {
   type Figures,
   type WrkRun,
 } from './http-bench.ts';
-export { mutatedTexts } from './mutated-texts.ts';
+export { compareReaders, mutatedTexts } from './mutated-texts.ts';
+export type { ReadersCompared } from './mutated-texts.ts';
 export { pollUntil, type PollOptions } from './poll.ts';
 export { seededRandom } from './seeded-random.ts';
 export { tool, toolCache, toolsPath, type ToolName } from './tools.ts';

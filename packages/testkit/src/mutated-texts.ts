@@ -22,3 +22,30 @@ export function* mutatedTexts(
     yield text;
   }
 }
+
+/** What `compareReaders` found: how many texts the fast reader took, and the first it read otherwise. */
+export interface ReadersCompared<T> {
+  readonly taken: number;
+  readonly disagreement?: { readonly text: string; readonly fast: T; readonly general: T | undefined };
+}
+
+/**
+ * Runs a fast reader and the general one it stands in for over `texts`: every text the fast one
+ * takes (answers other than undefined) must be read alike by both, compared as `key` gives them.
+ */
+export function compareReaders<T>(
+  texts: Iterable<string>,
+  fast: (text: string) => T | undefined,
+  general: (text: string) => T | undefined,
+  key: (read: T | undefined) => string = (read) => JSON.stringify(read),
+): ReadersCompared<T> {
+  let taken = 0;
+  for (const text of texts) {
+    const read = fast(text);
+    if (read === undefined) continue;
+    taken++;
+    const parsed = general(text);
+    if (key(read) !== key(parsed)) return { taken, disagreement: { text, fast: read, general: parsed } };
+  }
+  return { taken };
+}

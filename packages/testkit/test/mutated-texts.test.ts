@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mutatedTexts } from '../src/mutated-texts.ts';
+import { compareReaders, mutatedTexts } from '../src/mutated-texts.ts';
 import { seededRandom } from '../src/seeded-random.ts';
 
 t.test('the same stream gives the same near misses, each a seed edited 1 to 3 times', async (t) => {
@@ -16,4 +16,14 @@ t.test('the same stream gives the same near misses, each a seed edited 1 to 3 ti
     texts.some((text) => !seeds.includes(text)),
     'edited',
   );
+});
+
+t.test('compareReaders counts what the fast reader takes and names the first text read otherwise', (t) => {
+  const general = (text: string): number | undefined => (/^\d+$/.test(text) ? Number(text) : undefined);
+  const agreeing = compareReaders(['1', 'x', '22'], general, general);
+  t.same(agreeing, { taken: 2 });
+  const wrong = (text: string): number | undefined => (text === 'x' ? undefined : text.length);
+  const found = compareReaders(['1', 'x', '22', '333'], wrong, general);
+  t.same(found, { taken: 2, disagreement: { text: '22', fast: 2, general: 22 } });
+  t.end();
 });

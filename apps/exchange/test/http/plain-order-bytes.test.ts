@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mutatedTexts, seededRandom } from '@tessera/testkit';
+import { compareReaders, mutatedTexts, seededRandom } from '@tessera/testkit';
 import { plainOrder } from '../../src/http/fast-order.ts';
 import { plainOrderOfBytes } from '../../src/http/plain-order-bytes.ts';
 
@@ -97,17 +97,13 @@ t.test('seeded mutations of plain bodies: the bytes reader never disagrees with 
     '{"quantity":12,"orderType":"limit","price":9990,"side":"sell","symbol":"BRK.A"}',
     '{"side":"sell","price":9007199254740991,"symbol":"M","orderType":"limit","quantity":1}',
   ];
-  let taken = 0;
-  for (const text of mutatedTexts(seeds, alphabet, random, 20_000)) {
-    const read = ofBytes(text);
-    if (read === undefined) continue;
-    taken++;
-    const parsed = ofParse(text);
-    if (canonical(read) !== canonical(parsed)) {
-      t.fail(`disagree on ${JSON.stringify(text)}: ${JSON.stringify(read)} vs ${JSON.stringify(parsed)}`);
-      return;
-    }
-  }
+  const { taken, disagreement } = compareReaders(
+    mutatedTexts(seeds, alphabet, random, 20_000),
+    ofBytes,
+    ofParse,
+    canonical,
+  );
+  t.same(disagreement, undefined, 'no body read otherwise');
   t.ok(taken > 100, `${taken} mutated bodies read from the bytes, each as plainOrder reads it`);
 });
 
