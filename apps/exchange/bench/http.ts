@@ -11,7 +11,8 @@
  * (GET /v1/order/{id}) and the AAPL book (GET /marketdata/orderBook/L2, public); the baseline twice, a
  * GET and the orders' own POSTs (bodies parsed and drained by bare node:http). BENCH_RUNS rounds
  * (default 3) of BENCH_SECONDS (default 5) each; medians; the ratio is the median of each round's
- * ratio to the baseline of the same round. Writes exchange-http.json to bench-results/ (or
+ * ratio to the baseline of the same round. Writes exchange-http.json (with BENCH_ONLY=orders, the
+ * orders alone: exchange-http-orders.json) to bench-results/ (or
  * BENCH_RESULTS_DIR).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +40,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 32);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 /** BENCH_ONLY=orders: the orders and both baselines only (shorter A/B runs, profiles of orders alone). */
-const ORDERS_ONLY = process.env.BENCH_ONLY === 'orders';
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'orders') throw new Error(`BENCH_ONLY takes only 'orders', not '${ONLY}'`);
+const ORDERS_ONLY = ONLY === 'orders';
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 const GATEWAY = [TESSERA_MAIN, 'run', 'exchange', 'gateway'];
 
@@ -193,7 +196,8 @@ try {
   const dir =
     process.env.BENCH_RESULTS_DIR ?? fileURLToPath(new URL('../../../bench-results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'exchange-http.json');
+  // A run of the orders alone is not the full run's figures: a file of its own.
+  const file = join(dir, ORDERS_ONLY ? 'exchange-http-orders.json' : 'exchange-http.json');
   writeFileSync(
     file,
     `${JSON.stringify({ machine, seconds: SECONDS, runs: RUNS, accounts: ACCOUNTS, connections: CONNECTIONS, loadAverage: loads, ratios, medians, rounds: runs }, null, 2)}\n`,
